@@ -1,0 +1,56 @@
+# ag — watch AI coding agents. `make` builds bin/, `make test` runs every test
+# that needs only Go, tmux and this machine; `make e2e` runs the real agent CLIs.
+GO       ?= go
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS  := -s -w -X github.com/agwatch/ag/cmd/internal/cli.version=$(VERSION)
+PROGRAMS := $(notdir $(wildcard cmd/ag-*))
+CACHE    ?= $(CURDIR)/.cache
+
+.PHONY: all build test e2e bench fuzz man run cross vet clean
+
+all: build
+
+build:
+	@mkdir -p bin
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1; }
+
+# Unit, table, golden, fuzz-seed and t/ script tests.
+test: build vet
+	$(GO) test ./...
+
+# Against the real agent CLIs (installed from npm into $(CACHE)) and a fake model server.
+e2e: build
+	AG_E2E_CACHE=$(CACHE) $(GO) test -tags e2e -count=1 -v -timeout 15m ./t/e2e/
+
+# Go benchmarks of the hot paths, then whole-program figures.
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	AG_E2E_CACHE=$(CACHE) $(GO) test -tags bench -count=1 -v -timeout 30m ./t/bench/
+
+FUZZTIME ?= 20s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+man: build
+	@mkdir -p bin/man
+	@for p in $(PROGRAMS); do bin/$$p --man > bin/man/$$p.1; done
+	@echo "man pages in bin/man/"
+
+# The login pipeline in the foreground.
+run: build
+	bin/ag-tail --follow | bin/ag-fold | bin/ag-notify
+
+cross:
+	for os in linux darwin; do for arch in amd64 arm64; do \
+	  GOOS=$$os GOARCH=$$arch $(GO) build -o /dev/null ./... || exit 1; done; done
+
+clean:
+	rm -rf bin

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/jessevdk/go-flags"
+)
+
+// version is set at link time by the Makefile (-X); else the module version.
+var version = ""
+
+// Version is the version string every program prints for --version.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// Common are the options every program has.
+type Common struct {
+	Version bool `long:"version" description:"print the version and exit"`
+	Man     bool `long:"man" description:"print the manual page (troff) and exit"`
+}
+
+// Filter are the options of every program that reads events.
+type Filter struct {
+	Where string `long:"where" value-name:"EXPR" description:"keep only events for which the jq expression EXPR is true"`
+	JQ    string `long:"jq" value-name:"EXPR" description:"transform each event with the jq expression EXPR; its results are written instead"`
+}
+
+// Program describes one command for Parse.
+type Program struct {
+	Name   string // ag-tail
+	Usage  string // "[OPTIONS]"
+	Short  string // one line
+	Long   string // the manual's description
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// Parse parses args into opts (a go-flags struct that embeds Common).
+// When done is true the caller returns code at once: help, man page or
+// version were printed, or the arguments were wrong (already reported).
+func (p Program) Parse(opts any, args []string) (rest []string, done bool, code int) {
+	parser := p.NewParser(opts)
+	rest, err := parser.ParseArgs(args)
+	if err != nil {
+		var fe *flags.Error
+		if errors.As(err, &fe) && fe.Type == flags.ErrHelp {
+			fmt.Fprint(p.Stdout, fe.Message)
+			if !strings.HasSuffix(fe.Message, "\n") {
+				fmt.Fprintln(p.Stdout)
+			}
+			return nil, true, ExitOK
+		}
+		p.Errorf("%v (see %s --help)", err, p.Name)
+		return nil, true, ExitError
+	}
+	if c := commonOf(opts); c != nil {
+		switch {
+		case c.Version:
+			fmt.Fprintf(p.Stdout, "%s %s\n", p.Name, Version())
+			return nil, true, ExitOK
+		case c.Man:
+			parser.WriteManPage(p.Stdout)
+			return nil, true, ExitOK
+		}
+	}
+	return rest, false, ExitOK
+}
+
+// NewParser builds the go-flags parser for opts; make man and tests use it.
+func (p Program) NewParser(opts any) *flags.Parser {
+	parser := flags.NewNamedParser(p.Name, flags.HelpFlag|flags.PassDoubleDash)
+	parser.Usage = p.Usage
+	parser.ShortDescription = p.Short
+	parser.LongDescription = p.Long
+	parser.AddGroup("Options", "", opts)
+	return parser
+}
+
+type hasCommon interface{ common() *Common }
+
+func (c *Common) common() *Common { return c }
+
+func commonOf(opts any) *Common {
+	if h, ok := opts.(hasCommon); ok {
+		return h.common()
+	}
+	return nil
+}
+
+// Errorf prints one error line to stderr, prefixed with the program's name.
+func (p Program) Errorf(format string, a ...any) {
+	fmt.Fprintf(p.Stderr, "%s: %s\n", p.Name, fmt.Sprintf(format, a...))
+}

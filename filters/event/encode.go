@@ -1,0 +1,180 @@
+package event
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// AppendJSON appends e's encoding and a newline to b. Members are written in
+// a fixed order; empty optional members are left out; Extra goes last.
+func AppendJSON(b []byte, e *Event) []byte {
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(e.V), 10)
+	b = append(b, `,"t":"`...)
+	if !e.T.IsZero() {
+		b = e.T.UTC().AppendFormat(b, Layout)
+	}
+	b = append(b, '"')
+	b = appendStr(b, "kind", e.Kind, true)
+	b = appendStr(b, "agent", e.Agent, false)
+	b = appendStr(b, "session", e.Session, true)
+	b = appendStr(b, "src", e.Src, false)
+	b = appendStr(b, "id", e.ID, false)
+	b = appendStr(b, "run", e.Run, false)
+	if e.PID != 0 {
+		b = append(b, `,"pid":`...)
+		b = strconv.AppendInt(b, int64(e.PID), 10)
+	}
+	b = appendStr(b, "tty", e.TTY, false)
+	b = appendStr(b, "pane", e.Pane, false)
+	b = appendStr(b, "host", e.Host, false)
+	b = appendStr(b, "cwd", e.Cwd, false)
+	b = appendStr(b, "branch", e.Branch, false)
+	b = appendStr(b, "argv0", e.Argv0, false)
+	b = appendStr(b, "transcript", e.Transcript, false)
+	b = appendStr(b, "sub", e.Sub, false)
+	b = appendStr(b, "status", e.Status, false)
+	b = appendStr(b, "attention", e.Attention, false)
+	b = appendStr(b, "tool", e.Tool, false)
+	b = appendStr(b, "tool_id", e.ToolID, false)
+	b = appendStr(b, "action", e.Action, false)
+	b = appendStr(b, "text", e.Text, false)
+	b = appendStr(b, "reason", e.Reason, false)
+	b = appendStr(b, "prompt", e.Prompt, false)
+	if e.Pending != 0 {
+		b = append(b, `,"pending":`...)
+		b = strconv.AppendInt(b, int64(e.Pending), 10)
+	}
+	b = appendStr(b, "backend", e.Backend, false)
+	b = appendStr(b, "ref", e.Ref, false)
+	if e.Since != nil && !e.Since.IsZero() {
+		b = append(b, `,"since":"`...)
+		b = e.Since.UTC().AppendFormat(b, Layout)
+		b = append(b, '"')
+	}
+	if e.Gen != 0 {
+		b = append(b, `,"gen":`...)
+		b = strconv.AppendInt(b, e.Gen, 10)
+	}
+	b = appendStr(b, "token", e.Token, false)
+	b = appendStr(b, "model", e.Model, false)
+	if t := e.Tokens; t != nil {
+		b = append(b, `,"tokens":{"in":`...)
+		b = strconv.AppendInt(b, t.In, 10)
+		b = append(b, `,"out":`...)
+		b = strconv.AppendInt(b, t.Out, 10)
+		b = append(b, `,"cache_read":`...)
+		b = strconv.AppendInt(b, t.CacheRead, 10)
+		b = append(b, `,"cache_write":`...)
+		b = strconv.AppendInt(b, t.CacheWrite, 10)
+		b = append(b, '}')
+	}
+	if c := e.Context; c != nil {
+		b = append(b, `,"context":{"used":`...)
+		b = strconv.AppendInt(b, c.Used, 10)
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, c.Size, 10)
+		if c.LeftPct != nil {
+			b = append(b, `,"left_pct":`...)
+			b = strconv.AppendInt(b, int64(*c.LeftPct), 10)
+		}
+		b = append(b, '}')
+	}
+	if e.CostUSD != nil {
+		b = append(b, `,"cost_usd":`...)
+		b = appendFloat(b, *e.CostUSD)
+	}
+	if len(e.Limits) > 0 {
+		b = append(b, `,"limits":[`...)
+		for i, l := range e.Limits {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"window":`...)
+			b = appendQuoted(b, l.Window)
+			b = append(b, `,"used_pct":`...)
+			b = appendFloat(b, l.UsedPct)
+			if l.Minutes != 0 {
+				b = append(b, `,"minutes":`...)
+				b = strconv.AppendInt(b, int64(l.Minutes), 10)
+			}
+			if l.ResetsAt != nil && !l.ResetsAt.IsZero() {
+				b = append(b, `,"resets_at":"`...)
+				b = l.ResetsAt.UTC().AppendFormat(b, Layout)
+				b = append(b, '"')
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(e.Extra) > 0 {
+		b = append(b, ',')
+		b = append(b, e.Extra...)
+	}
+	return append(b, '}', '\n')
+}
+
+// Marshal returns e as one line with its newline.
+func Marshal(e *Event) []byte { return AppendJSON(nil, e) }
+
+func appendStr(b []byte, key, val string, always bool) []byte {
+	if val == "" && !always {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return appendQuoted(b, val)
+}
+
+func appendFloat(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, '0')
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendQuoted writes s as a JSON string; invalid UTF-8 becomes U+FFFD.
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		i += n
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,194 @@
+// Package event is ag's event protocol v1: one JSON object per line that every
+// ag program reads and writes. See the README's "Event protocol" section.
+//
+// Unknown members are kept in Extra and written back out unchanged, so a stage
+// never drops what a later stage (or a newer ag) put there.
+package event
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Version is the protocol version written in every event's "v".
+const Version = 1
+
+// Kinds of events. Observation kinds come from ag-hook, ag-tail and ag-detect;
+// derived kinds from ag-fold, ag-notify and ag-keys.
+const (
+	SessionStart = "session.start"
+	SessionEnd   = "session.end"
+	TurnStart    = "turn.start"
+	ToolStart    = "tool.start"
+	ToolEnd      = "tool.end"
+	Wait         = "wait"
+	WaitEnd      = "wait.end"
+	TurnEnd      = "turn.end"
+	TurnFail     = "turn.fail"
+	Interrupt    = "interrupt"
+	Meter        = "meter"
+	ProcUp       = "proc.up"
+	ProcDown     = "proc.down"
+
+	State  = "state"
+	Notify = "notify"
+	Action = "action"
+	Keys   = "keys"
+)
+
+// Kinds lists every kind this version knows, in documentation order.
+var Kinds = []string{SessionStart, SessionEnd, TurnStart, ToolStart, ToolEnd, Wait, WaitEnd,
+	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys}
+
+// Sources: who observed an event.
+const (
+	SrcHook       = "hook"
+	SrcLog        = "log"
+	SrcPane       = "pane"
+	SrcProc       = "proc"
+	SrcStatusline = "statusline"
+	SrcFold       = "fold"
+	SrcNotify     = "notify"
+	SrcKeys       = "keys"
+)
+
+// Attention says why a session waits for the user.
+const (
+	AttnPermission = "permission"
+	AttnQuestion   = "question"
+	AttnPlan       = "plan"
+)
+
+// Statuses of a folded session (the "status" of a state event).
+const (
+	StatusIdle    = "idle"
+	StatusWorking = "working"
+	StatusWaiting = "waiting"
+	StatusDone    = "done"
+	StatusFailed  = "failed"
+	StatusGone    = "gone"
+)
+
+// Tokens counts model tokens. On a meter event they are the tokens of one
+// model response; on a state event, the session's running total.
+type Tokens struct {
+	In         int64 `json:"in"`
+	Out        int64 `json:"out"`
+	CacheRead  int64 `json:"cache_read"`
+	CacheWrite int64 `json:"cache_write"`
+}
+
+// Add returns t+u.
+func (t Tokens) Add(u Tokens) Tokens {
+	return Tokens{t.In + u.In, t.Out + u.Out, t.CacheRead + u.CacheRead, t.CacheWrite + u.CacheWrite}
+}
+
+// Total is every token counted once.
+func (t Tokens) Total() int64 { return t.In + t.Out + t.CacheRead + t.CacheWrite }
+
+// Context is how much of the model's context window the session uses now.
+type Context struct {
+	Used int64 `json:"used"`
+	Size int64 `json:"size"`
+	// LeftPct is the share left, rounded the way the agent shows it.
+	LeftPct *int `json:"left_pct,omitzero"`
+}
+
+// Limit is one rate-limit window (5-hour, weekly, ...).
+type Limit struct {
+	Window   string  `json:"window"`
+	UsedPct  float64 `json:"used_pct"`
+	Minutes  int     `json:"minutes,omitzero"`
+	ResetsAt *Time   `json:"resets_at,omitzero"`
+}
+
+// Event is one line of the protocol. Fields a kind does not use stay empty
+// and are omitted on the wire.
+type Event struct {
+	V       int    `json:"v"`
+	T       Time   `json:"t"`
+	Kind    string `json:"kind"`
+	Agent   string `json:"agent,omitempty"`
+	Session string `json:"session"`
+	Src     string `json:"src,omitempty"`
+	ID      string `json:"id,omitempty"`
+
+	Run        string `json:"run,omitempty"`
+	PID        int    `json:"pid,omitzero"`
+	TTY        string `json:"tty,omitempty"`
+	Pane       string `json:"pane,omitempty"`
+	Host       string `json:"host,omitempty"`
+	Cwd        string `json:"cwd,omitempty"`
+	Branch     string `json:"branch,omitempty"`
+	Tool       string `json:"tool,omitempty"`
+	ToolID     string `json:"tool_id,omitempty"`
+	Attention  string `json:"attention,omitempty"`
+	Text       string `json:"text,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	Argv0      string `json:"argv0,omitempty"`
+	Transcript string `json:"transcript,omitempty"`
+	// Sub is the sub-agent an event is about (Claude agent_id); events of a
+	// sub-agent never end the main session's wait.
+	Sub string `json:"sub,omitempty"`
+	// Prompt is the last prompt the user gave (state events).
+	Prompt string `json:"prompt,omitempty"`
+	// Pending counts background agents still running when a turn ended.
+	Pending int `json:"pending,omitzero"`
+
+	// Meters.
+	Model   string   `json:"model,omitempty"`
+	Tokens  *Tokens  `json:"tokens,omitzero"`
+	Context *Context `json:"context,omitzero"`
+	CostUSD *float64 `json:"cost_usd,omitzero"`
+	Limits  []Limit  `json:"limits,omitempty"`
+
+	// State (ag-fold). Since is the time of the last status edge, Gen a
+	// counter bumped whenever status, attention or the pending tool change;
+	// Token joins both and is what an action must quote to be obeyed.
+	Status string `json:"status,omitempty"`
+	Since  *Time  `json:"since,omitzero"`
+	Gen    int64  `json:"gen,omitzero"`
+	Token  string `json:"token,omitempty"`
+
+	// Action / keys (ag-notify, ag-keys).
+	Action  string `json:"action,omitempty"`
+	Backend string `json:"backend,omitempty"` // notify: which backend delivered
+	Ref     string `json:"ref,omitempty"`     // notify: the backend's id for it
+
+	// Extra holds the members this version does not know, as raw
+	// comma-separated "name":value pairs, written back verbatim.
+	Extra []byte `json:"-"`
+}
+
+// Validate reports the first thing wrong with e as protocol v1.
+func (e *Event) Validate() error {
+	switch {
+	case e.V != Version:
+		return fmt.Errorf("unsupported protocol version %d (want %d)", e.V, Version)
+	case e.Kind == "":
+		return errors.New(`missing "kind"`)
+	case e.T.IsZero():
+		return errors.New(`missing "t"`)
+	}
+	return nil
+}
+
+// New returns an event of kind with v, t and agent/session set.
+func New(kind string, t time.Time, agent, session string) Event {
+	return Event{V: Version, T: Time{t}, Kind: kind, Agent: agent, Session: session}
+}
+
+// MakeID derives a stable id from the parts, so a replay of the same
+// observation produces the same id and folds once.
+func MakeID(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	var sum [32]byte
+	return hex.EncodeToString(h.Sum(sum[:0])[:10])
+}

@@ -1,0 +1,114 @@
+// Package tmux runs the tmux client: formats, capture-pane, send-keys and
+// user options. Every ag program that talks to tmux goes through it, so the
+// server it reaches (-S socket / -L name / $TMUX) is chosen in one place.
+package tmux
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+)
+
+// Client reaches one tmux server.
+type Client struct {
+	Bin    string // "tmux" if empty
+	Socket string // -S path
+	Name   string // -L name
+}
+
+// Error is a failed tmux command, with what tmux said.
+type Error struct {
+	Args   []string
+	Stderr string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("tmux %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrNoServer means no tmux server answered.
+var ErrNoServer = errors.New("no tmux server")
+
+func (c *Client) argv(args []string) []string {
+	var a []string
+	if c.Socket != "" {
+		a = append(a, "-S", c.Socket)
+	} else if c.Name != "" {
+		a = append(a, "-L", c.Name)
+	}
+	return append(a, args...)
+}
+
+// Run runs one tmux command and returns its stdout.
+func (c *Client) Run(ctx context.Context, args ...string) ([]byte, error) {
+	bin := c.Bin
+	if bin == "" {
+		bin = "tmux"
+	}
+	cmd := exec.CommandContext(ctx, bin, c.argv(args)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		s := errb.String()
+		if strings.Contains(s, "no server running") || strings.Contains(s, "error connecting to") {
+			return nil, &Error{Args: args, Stderr: s, Err: ErrNoServer}
+		}
+		return nil, &Error{Args: args, Stderr: s, Err: err}
+	}
+	return out.Bytes(), nil
+}
+
+// Display expands a format for a target pane (display-message -p).
+func (c *Client) Display(ctx context.Context, target, format string) (string, error) {
+	args := []string{"display-message", "-p"}
+	if target != "" {
+		args = append(args, "-t", target)
+	}
+	out, err := c.Run(ctx, append(args, format)...)
+	return strings.TrimRight(string(out), "\n"), err
+}
+
+// Capture returns the visible text of a pane (and lines of history above it).
+func (c *Client) Capture(ctx context.Context, target string, history int) (string, error) {
+	args := []string{"capture-pane", "-p", "-t", target}
+	if history > 0 {
+		args = append(args, "-S", fmt.Sprint(-history))
+	}
+	out, err := c.Run(ctx, args...)
+	return string(out), err
+}
+
+// SendKeys sends key names (Escape, Enter, 1, C-c) to a pane.
+func (c *Client) SendKeys(ctx context.Context, target string, keys ...string) error {
+	_, err := c.Run(ctx, append([]string{"send-keys", "-t", target}, keys...)...)
+	return err
+}
+
+// SendLiteral types text into a pane as literal characters (send-keys -l).
+func (c *Client) SendLiteral(ctx context.Context, target, text string) error {
+	_, err := c.Run(ctx, "send-keys", "-t", target, "-l", "--", text)
+	return err
+}
+
+// ListPanes returns one line per pane of every session, in format.
+func (c *Client) ListPanes(ctx context.Context, format string) ([]string, error) {
+	out, err := c.Run(ctx, "list-panes", "-a", "-F", format)
+	if err != nil {
+		return nil, err
+	}
+	s := strings.TrimRight(string(out), "\n")
+	if s == "" {
+		return nil, nil
+	}
+	return strings.Split(s, "\n"), nil
+}

@@ -1,0 +1,41 @@
+package provider
+
+// Actions a notification can offer and ag-keys performs.
+const (
+	ActApprove     = "approve"
+	ActDeny        = "deny"
+	ActReply       = "reply"
+	ActAnswer      = "answer"
+	ActPlanApprove = "plan-approve"
+	ActPlanDeny    = "plan-deny"
+	ActFocus       = "focus"
+)
+
+// KeyMap is how to answer an agent by typing into its pane: tmux key names
+// (send-keys without -l). An empty list means the agent offers no such
+// action and nobody should offer it. Each entry was verified against the
+// real agent (see the provider's comments).
+type KeyMap struct {
+	Approve     []string // permission wait: allow once
+	Deny        []string // permission wait: refuse, the tool does not run
+	PlanApprove []string // plan wait: approve, keep edits gated
+	PlanDeny    []string // plan wait: refuse, stay in plan mode
+
+	// Replies type literal text after a prelude. A nil prelude means no
+	// reply is offered in that situation; an empty non-nil one means the
+	// text goes straight in.
+	AnswerPrelude     []string // question wait (picker): how to reach a composer
+	PermissionPrelude []string // permission wait: deny-with-feedback
+	PlanPrelude       []string // plan wait: refuse and say what to change
+	FinishedPrelude   []string // done/idle: reply at the composer
+
+	// UnsafeReply says why text must not be typed as a reply ("" if fine):
+	// a leading "!" runs a shell in some agents, "/" a command.
+	UnsafeReply func(text string) string
+}
+
+// Keyed is a provider whose prompts ag-keys can answer.
+type Keyed interface {
+	Provider
+	Keys() KeyMap
+}

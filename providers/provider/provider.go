@@ -1,0 +1,18 @@
+// Package provider is the seam between ag's programs and the agents they
+// watch. Every agent is one package under providers/ that returns a Provider;
+// its capabilities are the optional interfaces in this package (hooks,
+// transcripts, detection, keys, ...), which a program discovers with a type
+// assertion. Programs hold no agent-specific knowledge.
+package provider
+
+import "github.com/agwatch/ag/filters/paths"
+
+// Provider is one agent.
+type Provider interface {
+	ID() string   // the protocol's agent id: "claude"
+	Name() string // for people: "Claude Code"
+}
+
+// Env is the environment a provider may consult (never os.Getenv directly,
+// so tests can hand it a map).
+type Env = paths.Env

@@ -1,0 +1,25 @@
+// Package providers is the ordered list of every agent ag knows. Adding an
+// agent is one package beside this file and one line in All.
+package providers
+
+import (
+	"github.com/agwatch/ag/providers/claude"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// All returns every provider, in detection order (first match wins).
+func All() []provider.Provider {
+	return []provider.Provider{
+		claude.New(),
+	}
+}
+
+// ByID returns the provider with that agent id, or nil.
+func ByID(id string) provider.Provider {
+	for _, p := range All() {
+		if p.ID() == id {
+			return p
+		}
+	}
+	return nil
+}

@@ -1,0 +1,59 @@
+// Package t holds end-to-end tests of the real ag binaries: testscript files
+// (*.txtar) that read like terminal sessions. TestMain builds ./cmd/... once
+// and puts the binaries first on PATH.
+package t
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the txtar files' expected output")
+
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ag-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/agwatch/ag/cmd/...")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building ./cmd/...:", err)
+		os.Exit(2)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 ".",
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
+			env.Setenv("AG_DIR", env.WorkDir+"/.ag")
+			env.Setenv("HOME", env.WorkDir+"/home")
+			return os.MkdirAll(env.WorkDir+"/home", 0o755)
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "tmux":
+				_, err := exec.LookPath("tmux")
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+	})
+}
