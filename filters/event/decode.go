@@ -87,9 +87,15 @@ func (d *decoder) object(f func(key []byte) error) error {
 		if d.peek() != '"' {
 			return d.errf("want a member name")
 		}
-		key, _, err := d.rawString()
+		start := d.i
+		key, special, err := d.rawString()
 		if err != nil {
 			return err
+		}
+		if special {
+			if _, err := unquote(key, start); err != nil {
+				return err
+			}
 		}
 		d.space()
 		if d.peek() != ':' {
@@ -277,29 +283,44 @@ func (d *decoder) literal(s string) bool {
 	return false
 }
 
-// number returns the raw bytes of a JSON number.
+// number returns the raw bytes of a JSON number, checked against RFC 8259's grammar.
 func (d *decoder) number() ([]byte, error) {
 	start := d.i
-	if d.peek() == '-' {
-		d.i++
-	}
-	digits := 0
-	for d.i < len(d.b) {
-		c := d.b[d.i]
-		if (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-' {
-			if c >= '0' && c <= '9' {
-				digits++
-			}
-			d.i++
-			continue
+	b := d.b
+	i := d.i
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
 		}
-		break
+		return n
 	}
-	if digits == 0 {
-		d.i = start
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	if i < len(b) && b[i] == '0' {
+		i++
+	} else if digits() == 0 {
 		return nil, d.errf("want a number")
 	}
-	return d.b[start:d.i], nil
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return nil, d.errf("bad number")
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return nil, d.errf("bad number")
+		}
+	}
+	d.i = i
+	return b[start:i], nil
 }
 
 func (d *decoder) int() (int64, error) {
@@ -352,8 +373,7 @@ func (d *decoder) time() (Time, error) {
 func (d *decoder) skip() error {
 	switch c := d.peek(); {
 	case c == '"':
-		_, _, err := d.rawString()
-		return err
+		return d.checkedString()
 	case c == '{':
 		return d.object(func([]byte) error { return d.skip() })
 	case c == '[':
@@ -368,6 +388,17 @@ func (d *decoder) skip() error {
 		_, err := d.number()
 		return err
 	}
+}
+
+// checkedString steps over a string whose escapes must be valid, since
+// unknown members are copied to the output as they are.
+func (d *decoder) checkedString() error {
+	start := d.i
+	raw, special, err := d.rawString()
+	if err == nil && special {
+		_, err = unquote(raw, start)
+	}
+	return err
 }
 
 func (d *decoder) lit(s string) error {

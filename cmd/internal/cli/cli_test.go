@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+type testOpts struct {
+	Common
+	Filter
+	Follow bool `short:"f" long:"follow" description:"keep going"`
+}
+
+func prog(out, errw *bytes.Buffer) Program {
+	return Program{Name: "ag-test", Usage: "[OPTIONS]", Short: "tests the plumbing", Stdout: out, Stderr: errw}
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name      string
+		args      []string
+		done      bool
+		code      int
+		out, errs string
+	}{
+		{name: "plain", args: []string{"-f", "rest"}},
+		{name: "help", args: []string{"--help"}, done: true, out: "Usage:\n  ag-test [OPTIONS]"},
+		{name: "version", args: []string{"--version"}, done: true, out: "ag-test "},
+		{name: "man", args: []string{"--man"}, done: true, out: ".TH ag-test 1"},
+		{name: "unknown flag", args: []string{"--nope"}, done: true, code: ExitError, errs: "ag-test: unknown flag `nope' (see ag-test --help)\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errw bytes.Buffer
+			var o testOpts
+			_, done, code := prog(&out, &errw).Parse(&o, tc.args)
+			if done != tc.done || code != tc.code {
+				t.Errorf("Parse(%q) = done %v code %d; want %v %d", tc.args, done, code, tc.done, tc.code)
+			}
+			if !strings.Contains(out.String(), tc.out) {
+				t.Errorf("stdout = %q; want it to contain %q", out.String(), tc.out)
+			}
+			if errw.String() != tc.errs {
+				t.Errorf("stderr = %q; want %q", errw.String(), tc.errs)
+			}
+		})
+	}
+}
+
+func TestReaderReportsAndSkips(t *testing.T) {
+	in := strings.Join([]string{
+		`{"v":1,"t":"2026-11-30T00:00:00.000Z","kind":"wait","session":"a"}`,
+		`not json`,
+		``,
+		`{"v":2,"t":"2026-11-30T00:00:00.000Z","kind":"wait","session":"b"}`,
+		`{"v":1,"t":"2026-11-30T00:00:01.000Z","kind":"turn.end","session":"c"}`,
+		`{"v":1,"t":"2026-11-30T00:00:02.000Z","kind":"wait","session":"d"}`, // no final newline
+	}, "\n")
+	var out, errw bytes.Buffer
+	r := prog(&out, &errw).NewReader(strings.NewReader(in), "<stdin>")
+	var got []string
+	var e event.Event
+	for {
+		if _, err := r.Next(&e); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Session)
+	}
+	if strings.Join(got, ",") != "a,c,d" {
+		t.Errorf("sessions = %v; want a,c,d", got)
+	}
+	want := "ag-test: <stdin>:2: byte 0: not a JSON object\nag-test: <stdin>:4: unsupported protocol version 2 (want 1)\n"
+	if errw.String() != want || r.Bad != 2 {
+		t.Errorf("stderr = %q (bad %d); want %q", errw.String(), r.Bad, want)
+	}
+}
+
+func TestWriterClosedPipe(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	w := NewWriter(pw)
+	e := event.New(event.Wait, event.Time{}.Time, "claude", "s")
+	if err := w.Event(&e); !IsClosedPipe(err) || !w.Closed {
+		t.Errorf("write to a closed pipe = %v; want ErrClosed", err)
+	}
+}
+
+func TestFilter(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out)
+	f, err := NewFilter(Filter{Where: `.status == "waiting"`, JQ: `{s: .session}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []string{"working", "waiting"} {
+		e := event.Event{V: 1, Kind: event.State, Session: st, Status: st}
+		if err := f.Write(w, &e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out.String() != "{\"s\":\"waiting\"}\n" {
+		t.Errorf("output = %q", out.String())
+	}
+	if _, err := NewFilter(Filter{Where: ".["}); err == nil || !strings.HasPrefix(err.Error(), "--where: ") {
+		t.Errorf("bad --where: err = %v", err)
+	}
+}

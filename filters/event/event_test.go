@@ -1,0 +1,186 @@
+package event
+
+import (
+	stdjson "encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDecodeRoundTrip(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string // "" means the same as in
+	}{
+		{
+			name: "minimal",
+			in:   `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"turn.start","session":"s1"}`,
+		},
+		{
+			name: "every known member",
+			in: `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"state","agent":"claude","session":"s1","src":"fold","id":"abc","run":"r1","pid":42,"tty":"/dev/pts/3","pane":"%12","host":"box","cwd":"/w","branch":"main","argv0":"claude","transcript":"/t.jsonl","sub":"a1","status":"waiting","attention":"permission","tool":"Bash","tool_id":"toolu_1","action":"approve","text":"echo hi","reason":"r","prompt":"do it","pending":2,"backend":"dbus","ref":"7","since":"2026-11-30T02:14:30.000Z","gen":3,"token":"1764468870000.3","model":"claude-opus-4-8","tokens":{"in":1,"out":2,"cache_read":3,"cache_write":4},"context":{"used":5,"size":200000,"left_pct":100},"cost_usd":0.25,"limits":[{"window":"5h","used_pct":12.5,"minutes":300,"resets_at":"2026-11-30T05:00:00.000Z"}]}`,
+		},
+		{
+			name: "unknown members kept in order, nested and all",
+			in:   `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"meter","x":{"a":[1,{"b":null}]},"session":"s","y":"z\u00e9"}`,
+			want: `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"meter","session":"s","x":{"a":[1,{"b":null}]},"y":"z\u00e9"}`,
+		},
+		{
+			name: "time with offset and nanoseconds is normalised to UTC ms",
+			in:   `{"v":1,"t":"2026-11-30T03:14:33.751999+01:00","kind":"wait","session":"s"}`,
+			want: `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"wait","session":"s"}`,
+		},
+		{
+			name: "escapes and unicode",
+			in:   `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"turn.start","session":"s","text":"a\"b\\c\n\t\u0001 é 😀 \ud83d\ude00"}`,
+			want: `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"turn.start","session":"s","text":"a\"b\\c\n\t\u0001 é 😀 😀"}`,
+		},
+		{
+			name: "nulls are empty",
+			in:   `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"meter","session":null,"tokens":null,"context":null,"cost_usd":null,"limits":null,"since":null}`,
+			want: `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"meter","session":""}`,
+		},
+		{
+			name: "whitespace everywhere",
+			in:   " { \"v\" : 1 ,\n\"t\":\"2026-11-30T02:14:33.751Z\" , \"kind\" : \"wait\", \"session\":\"s\" } ",
+			want: `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"wait","session":"s"}`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var e Event
+			if err := Decode([]byte(tc.in), &e); err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			got := strings.TrimSuffix(string(Marshal(&e)), "\n")
+			want := tc.want
+			if want == "" {
+				want = tc.in
+			}
+			if got != want {
+				t.Errorf("round trip\n got %s\nwant %s", got, want)
+			}
+			if !stdjson.Valid([]byte(got)) {
+				t.Errorf("output is not valid JSON: %s", got)
+			}
+		})
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{``, "not a JSON object"},
+		{`[]`, "not a JSON object"},
+		{`{"v":1,`, "want a member name"},
+		{`{"v":"1"}`, `"v": byte 5: want a number`},
+		{`{"v":1.5}`, "want an integer"},
+		{`{"t":"yesterday"}`, "bad time"},
+		{`{"kind":"x"} trailing`, "trailing data"},
+		{`{"text":"abc`, "unterminated string"},
+		{"{\"text\":\"a\x01\"}", "control character"},
+		{`{"x":[1,2}`, "want ',' or ']'"},
+		{`{"x":tru}`, "want true"},
+		{`{"text":"\x"}`, "bad escape"},
+		{strings.Repeat(`{"x":`, 300) + "1" + strings.Repeat("}", 300), "nested too deeply"},
+	}
+	for _, tc := range tests {
+		var e Event
+		err := Decode([]byte(tc.in), &e)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Decode(%.40q) = %v; want error containing %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	ok := New(TurnStart, now, "claude", "s")
+	if err := ok.Validate(); err != nil {
+		t.Errorf("Validate(%+v) = %v", ok, err)
+	}
+	for _, bad := range []Event{{V: 2, T: At(now), Kind: "x"}, {V: 1, T: At(now)}, {V: 1, Kind: "x"}} {
+		if bad.Validate() == nil {
+			t.Errorf("Validate(%+v) = nil; want an error", bad)
+		}
+	}
+}
+
+func TestMakeIDStable(t *testing.T) {
+	a, b := MakeID("hook", "s", "x"), MakeID("hook", "s", "x")
+	if a != b || len(a) != 20 {
+		t.Errorf("MakeID not stable or wrong length: %q %q", a, b)
+	}
+	if MakeID("ab", "c") == MakeID("a", "bc") {
+		t.Error("MakeID must separate its parts")
+	}
+}
+
+// FuzzDecode checks the codec never panics, that what it writes is valid
+// JSON, and that decoding its own output gives the same event back.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"turn.start","session":"s1"}`,
+		`{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"meter","x":{"a":[1,{"b":null}]},"tokens":{"in":1},"limits":[{"window":"5h","used_pct":1.5}]}`,
+		`{"text":"\ud83d\ude00 \u00e9 \n","cost_usd":1e3,"gen":-1}`,
+		`{"v":1,"context":{"used":1,"size":2,"left_pct":3},"since":"2026-01-01T00:00:00Z"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var e Event
+		if Decode(in, &e) != nil {
+			return
+		}
+		out := Marshal(&e)
+		if !stdjson.Valid(out) {
+			t.Fatalf("Marshal wrote invalid JSON %q from %q", out, in)
+		}
+		var e2 Event
+		if err := Decode(out, &e2); err != nil {
+			t.Fatalf("Decode(Marshal(e)) = %v for %q", err, out)
+		}
+		out2 := Marshal(&e2)
+		if string(out) != string(out2) {
+			t.Fatalf("not stable:\n%s\n%s", out, out2)
+		}
+		// The standard library must agree on the known string members.
+		var m map[string]any
+		if err := stdjson.Unmarshal(out, &m); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := m["text"].(string); got != e.Text {
+			t.Fatalf("text: encoding/json says %q, we say %q", got, e.Text)
+		}
+		if !reflect.DeepEqual(e.Tokens, e2.Tokens) {
+			t.Fatalf("tokens differ after round trip")
+		}
+	})
+}
+
+var benchLine = []byte(`{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"tool.start","agent":"claude","session":"5f24aaaa-bbbb-cccc-dddd-eeeeffff0000","src":"hook","id":"abcdef0123456789abcd","run":"3630aaaa-bbbb","pid":12494,"tty":"/dev/pts/0","pane":"%12","cwd":"/home/u/work/proj","tool":"Bash","tool_id":"toolu_bc4a123","text":"echo marker > marker.txt"}`)
+
+func BenchmarkDecode(b *testing.B) {
+	var e Event
+	b.SetBytes(int64(len(benchLine)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Decode(benchLine, &e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	var e Event
+	if err := Decode(benchLine, &e); err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, 0, 1024)
+	b.SetBytes(int64(len(benchLine)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = AppendJSON(buf[:0], &e)
+	}
+}
