@@ -1,0 +1,101 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// CacheDir is where npm installs are kept between runs: $AG_E2E_CACHE, else
+// the repository's .cache (git-ignored).
+func CacheDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("AG_E2E_CACHE"); d != "" {
+		return d
+	}
+	d, err := filepath.Abs(filepath.Join("..", "..", ".cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+var installMu sync.Mutex
+
+// NPMPackage is an agent CLI pinned to one version.
+type NPMPackage struct {
+	Name    string // @anthropic-ai/claude-code
+	Version string // exact, e.g. 2.1.197
+	Bin     string // the command under node_modules/.bin
+	Dir     string // the cache folder's name, e.g. claude-2.1.197
+}
+
+// Install returns the path of pkg's command, installing it with
+// `npm install --prefix <cache>/<Dir>` the first time. The install goes to
+// a temporary folder renamed into place when complete, so an interrupted
+// install is never taken for a good one. npm failing fails the test
+// loudly: CI reaches the npm registry, so a failure is a real problem.
+func Install(t testing.TB, pkg NPMPackage) string {
+	t.Helper()
+	// Parallel tests wait for one install rather than race npm.
+	installMu.Lock()
+	defer installMu.Unlock()
+	cache := CacheDir(t)
+	final := filepath.Join(cache, pkg.Dir)
+	bin := filepath.Join(final, "node_modules", ".bin", pkg.Bin)
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Fatalf("npm is needed to install %s@%s (.ci/run installs nodejs/npm): %v", pkg.Name, pkg.Version, err)
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := os.MkdirTemp(cache, "."+pkg.Dir+".tmp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", tmp, "--no-audit", "--no-fund",
+		"--no-save", pkg.Name+"@"+pkg.Version)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("npm install %s@%s failed: %v\n%s", pkg.Name, pkg.Version, err, out)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "node_modules", ".bin", pkg.Bin)); err != nil {
+		t.Fatalf("npm install %s@%s left no .bin/%s:\n%s", pkg.Name, pkg.Version, pkg.Bin, out)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		// Someone else (a parallel package's test) finished first: use theirs.
+		if _, err2 := os.Stat(bin); err2 != nil {
+			t.Fatalf("installing into %s: %v", final, errors.Join(err, err2))
+		}
+	}
+	t.Logf("installed %s@%s into %s in %s", pkg.Name, pkg.Version, final, time.Since(start).Round(time.Millisecond))
+	return bin
+}
+
+// CheckVersion runs `bin --version` and fails unless it mentions version,
+// so a stale or broken install is caught before any screen is read.
+func CheckVersion(t testing.TB, bin, version string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), version) {
+		t.Fatalf("%s --version: %v: %q (want %s; delete the cache folder to reinstall)", bin, err, out, version)
+	}
+}

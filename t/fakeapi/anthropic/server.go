@@ -1,0 +1,299 @@
+// Package anthropic is a fake Anthropic Messages API on 127.0.0.1 for
+// end-to-end tests of the real Claude Code CLI: point ANTHROPIC_BASE_URL at
+// Server.URL and the CLI runs real turns against a model whose behaviour is
+// scripted by the prompt text.
+//
+// Script (markers in the last user message, see Script):
+//
+//	RUN: <command>    reply with a Bash tool_use running <command>; once the
+//	                  tool_result comes back, a final text reply
+//	SLOW:<duration>   hold the reply that long after message_start, so the
+//	                  agent is observably "working" (SLOW alone = 3s)
+//	anything else     a text reply "FAKE-REPLY: ..."
+//
+// A request without tools (the CLI's side requests: session title, ...) always
+// gets text. The reply's model is the requested model. Every request is
+// recorded; Log renders them for a failing test.
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Server is one running fake API.
+type Server struct {
+	// URL is the base URL for ANTHROPIC_BASE_URL (no /v1 suffix).
+	URL string
+
+	ln   net.Listener
+	http *http.Server
+	done chan struct{}
+	// quit ends slow replies at Close.
+	quit chan struct{}
+	opts Options
+
+	mu   sync.Mutex
+	reqs []Request
+	seq  int
+}
+
+// Request is one request the server answered, for assertions and failure logs.
+type Request struct {
+	Time     time.Time
+	Method   string
+	Path     string // with the query
+	Model    string
+	Stream   bool
+	Tools    int
+	Messages int
+	Session  string // X-Claude-Code-Session-Id
+	Prompt   string // last user text, clamped
+	Reply    string // what was sent: "text", "tool:Bash <cmd>", "error ..."
+	Usage    Usage  // the usage reported for a Messages reply
+	Status   int
+}
+
+// Usage is the token usage one reply reported.
+type Usage struct {
+	In, Out, CacheRead, CacheWrite int64
+}
+
+// Context is what the prompt of the request occupied: in + cache read + cache write.
+func (u Usage) Context() int64 { return u.In + u.CacheRead + u.CacheWrite }
+
+func (r Request) String() string {
+	s := fmt.Sprintf("%s %s %s", r.Time.UTC().Format("15:04:05.000"), r.Method, r.Path)
+	if r.Model != "" || r.Messages > 0 {
+		s += fmt.Sprintf(" model=%s stream=%t tools=%d msgs=%d", r.Model, r.Stream, r.Tools, r.Messages)
+	}
+	if r.Prompt != "" {
+		s += fmt.Sprintf(" prompt=%q", r.Prompt)
+	}
+	if r.Reply != "" {
+		s += " reply=" + r.Reply
+	}
+	if r.Usage != (Usage{}) {
+		s += fmt.Sprintf(" usage=in:%d,cache_read:%d,cache_write:%d,out:%d", r.Usage.In, r.Usage.CacheRead, r.Usage.CacheWrite, r.Usage.Out)
+	}
+	return s + fmt.Sprintf(" -> %d", r.Status)
+}
+
+// Options tune a Server; the zero value is fine.
+type Options struct {
+	// Trace, when set, receives every request body (one line per request),
+	// to see what a new CLI version sends.
+	Trace io.Writer
+}
+
+// Start listens on 127.0.0.1 on a free port and serves until Close.
+func Start(opts Options) (*Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("fake anthropic: %w", err)
+	}
+	s := &Server{
+		URL:  "http://" + ln.Addr().String(),
+		ln:   ln,
+		done: make(chan struct{}),
+		quit: make(chan struct{}),
+		opts: opts,
+	}
+	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		defer close(s.done)
+		s.http.Serve(ln) // returns http.ErrServerClosed at Close
+	}()
+	return s, nil
+}
+
+// Close stops the server, cutting slow replies short.
+func (s *Server) Close() error {
+	close(s.quit)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := s.http.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = s.http.Close()
+	}
+	<-s.done
+	return err
+}
+
+// Requests returns a copy of every request answered so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// Log renders the request log, one request per line.
+func (s *Server) Log() string {
+	var b strings.Builder
+	for _, r := range s.Requests() {
+		b.WriteString(r.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (s *Server) record(r Request) {
+	s.mu.Lock()
+	s.reqs = append(s.reqs, r)
+	s.mu.Unlock()
+}
+
+// next returns a per-server sequence number for message and tool ids.
+func (s *Server) next() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq++
+	return s.seq
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(),
+		Session: r.Header.Get("X-Claude-Code-Session-Id")}
+	defer func() { s.record(rec) }()
+
+	switch {
+	case r.URL.Path == "/" && (r.Method == http.MethodHead || r.Method == http.MethodGet):
+		rec.Status = http.StatusOK // the CLI's connectivity probe
+		w.WriteHeader(rec.Status)
+	case r.URL.Path == "/v1/messages" && r.Method == http.MethodPost:
+		s.messages(w, r, &rec)
+	case r.URL.Path == "/v1/messages/count_tokens" && r.Method == http.MethodPost:
+		s.countTokens(w, r, &rec)
+	default:
+		rec.Status = http.StatusNotFound
+		apiError(w, rec.Status, "not_found_error", "fake anthropic: no route for "+r.Method+" "+r.URL.Path)
+	}
+}
+
+func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, rec *Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		rec.Status = http.StatusBadRequest
+		apiError(w, rec.Status, "invalid_request_error", err.Error())
+		return
+	}
+	rec.Status = http.StatusOK
+	writeJSON(w, rec.Status, map[string]int64{"input_tokens": estimateTokens(len(body))})
+}
+
+func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		rec.Status = http.StatusBadRequest
+		apiError(w, rec.Status, "invalid_request_error", err.Error())
+		return
+	}
+	if s.opts.Trace != nil {
+		s.mu.Lock()
+		fmt.Fprintf(s.opts.Trace, "%s %s\n", r.URL.RequestURI(), body)
+		s.mu.Unlock()
+	}
+	var req messagesRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		rec.Status = http.StatusBadRequest
+		rec.Reply = "error " + err.Error()
+		apiError(w, rec.Status, "invalid_request_error", "fake anthropic: "+err.Error())
+		return
+	}
+	rec.Model, rec.Stream, rec.Tools, rec.Messages = req.Model, req.Stream, len(req.Tools), len(req.Messages)
+
+	sc := plan(&req)
+	rec.Prompt = clamp(sc.Prompt, 80)
+	n := s.next()
+	msg := message{
+		ID:    fmt.Sprintf("msg_fake%06d", n),
+		Type:  "message",
+		Role:  "assistant",
+		Model: req.Model,
+		Usage: promptUsage(estimateTokens(len(body))),
+	}
+	if sc.Command != "" {
+		msg.StopReason = "tool_use"
+		msg.Content = []block{
+			{Type: "text", Text: "I will run the command."},
+			{Type: "tool_use", ID: fmt.Sprintf("toolu_fake%06d", n), Name: "Bash",
+				Input: map[string]string{"command": sc.Command, "description": "Run the requested command"}},
+		}
+		rec.Reply = "tool:Bash " + sc.Command
+	} else {
+		msg.StopReason = "end_turn"
+		msg.Content = []block{{Type: "text", Text: sc.Text}}
+		rec.Reply = "text"
+	}
+	msg.Usage.OutputTokens = estimateTokens(len(sc.Text) + len(sc.Command) + 40)
+	rec.Usage = Usage{In: msg.Usage.InputTokens, Out: msg.Usage.OutputTokens,
+		CacheRead: msg.Usage.CacheReadInputTokens, CacheWrite: msg.Usage.CacheCreationInputTokens}
+	if sc.Delay > 0 {
+		rec.Reply += fmt.Sprintf(" delay=%s", sc.Delay)
+	}
+	rec.Status = http.StatusOK
+	if !req.Stream {
+		if !s.sleep(r.Context(), sc.Delay) {
+			return
+		}
+		writeJSON(w, rec.Status, msg)
+		return
+	}
+	s.stream(w, r, msg, sc.Delay)
+}
+
+// sleep waits d, or less if the client left or the server closes.
+func (s *Server) sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+	case <-s.quit:
+	}
+	return false
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func apiError(w http.ResponseWriter, status int, typ, msg string) {
+	writeJSON(w, status, map[string]any{"type": "error",
+		"error": map[string]string{"type": typ, "message": msg}})
+}
+
+// promptUsage splits a prompt's tokens the way a cached conversation does:
+// most read from the prompt cache, some written to it, a few uncached; so
+// meters that add the three (context used) or keep them apart (tokens) are
+// both checked.
+func promptUsage(total int64) usage {
+	u := usage{InputTokens: total/10 + 1, CacheReadInputTokens: total / 2}
+	u.CacheCreationInputTokens = max(total-u.InputTokens-u.CacheReadInputTokens, 0)
+	return u
+}
+
+// estimateTokens is the usual ~4 bytes per token; the CLI only displays it.
+func estimateTokens(bytes int) int64 { return int64(bytes/4 + 1) }
+
+func clamp(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
