@@ -1,0 +1,48 @@
+// Package codex is the OpenAI Codex CLI provider: hook payload mapping and
+// install (hooks.json plus the hooks feature flag in config.toml), rollout
+// parsing with Codex's own context arithmetic, detection data, key maps and
+// resume/spawn templates.
+//
+// Codex keeps everything under $CODEX_HOME (default ~/.codex): config.toml,
+// hooks.json, and one rollout per thread in sessions/YYYY/MM/DD/.
+package codex
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/agwatch/ag/filters/paths"
+)
+
+// ID is Codex's agent id in events.
+const ID = "codex"
+
+// Provider is the Codex CLI.
+type Provider struct{}
+
+// New returns the Codex provider.
+func New() *Provider { return &Provider{} }
+
+func (*Provider) ID() string   { return ID }
+func (*Provider) Name() string { return "Codex" }
+
+// Home is $CODEX_HOME, else ~/.codex.
+func Home(env paths.Env) string {
+	if d := env("CODEX_HOME"); d != "" {
+		return d
+	}
+	h := env("HOME")
+	if h == "" {
+		h, _ = os.UserHomeDir()
+	}
+	return filepath.Join(h, ".codex")
+}
+
+// SessionsDir is where Codex writes rollouts: $CODEX_HOME/sessions.
+func SessionsDir(env paths.Env) string { return filepath.Join(Home(env), "sessions") }
+
+// HooksFile is the user-level hooks.json Codex reads.
+func HooksFile(env paths.Env) string { return filepath.Join(Home(env), "hooks.json") }
+
+// ConfigFile is Codex's config.toml.
+func ConfigFile(env paths.Env) string { return filepath.Join(Home(env), "config.toml") }

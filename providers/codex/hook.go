@@ -1,0 +1,250 @@
+package codex
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// HookPayload is what Codex writes on a hook's stdin (snake_case, one JSON
+// object). Turn-scoped events carry turn_id, which is ag's run; sub-agent
+// events add agent_id/agent_type.
+type HookPayload struct {
+	SessionID      string          `json:"session_id"`
+	TurnID         string          `json:"turn_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	Model          string          `json:"model"`
+	PermissionMode string          `json:"permission_mode"`
+	Source         string          `json:"source"`
+	Prompt         string          `json:"prompt"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolUseID      string          `json:"tool_use_id"`
+	Reason         string          `json:"reason"`
+	Error          string          `json:"error"`
+	AgentID        string          `json:"agent_id"`
+	AgentType      string          `json:"agent_type"`
+	Trigger        string          `json:"trigger"`
+	LastMessage    string          `json:"last_assistant_message"`
+}
+
+// Hooks are the Codex hook events ag installs, in the order hooks.json
+// lists them: the eleven Codex 0.171 offers in /hooks. PermissionRequest
+// needs Codex >= 0.122; older Codex ignores the entry. Codex has no
+// Notification event, and 0.171 no StopFailure (MapHook still maps one,
+// for a Codex that sends it; installing it would leave a handler /hooks
+// never lists, so never trusted).
+var Hooks = []string{
+	"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
+	"PostToolUse", "Stop", "SubagentStart", "SubagentStop",
+	"PreCompact", "PostCompact", "SessionEnd",
+}
+
+// questionTools are tools whose permission request is really a question
+// for the user (Codex's request_user_input, and the names other harnesses
+// use for the same picker).
+var questionTools = map[string]bool{"AskUserQuestion": true, "request_user_input": true, "question": true}
+
+// textMax clamps free text (prompts, commands) carried in events.
+const textMax = 2000
+
+var _ provider.Hooked = (*Provider)(nil)
+
+// ProcessNames: the native codex binary is the agent; its node launcher
+// (comm "node") is not, and ag-hook walks past it.
+func (*Provider) ProcessNames() []string { return []string{"codex"} }
+
+// MapHook maps one Codex hook payload to the event it means (see the
+// README's "Codex hooks" table); hooks ag does not map give none. ag-hook
+// must exit 0 with empty stdout on every path, errors included: Codex reads
+// exit 2 plus stderr as a Deny.
+func (*Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error) {
+	var p HookPayload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, fmt.Errorf("hook payload: %w", err)
+	}
+	if p.HookEventName == "" {
+		return nil, errors.New(`hook payload: no "hook_event_name"`)
+	}
+	if p.SessionID == "" {
+		return nil, fmt.Errorf(`hook payload: %s without "session_id"`, p.HookEventName)
+	}
+	e, ok := hookEvent(&p, hc.Now)
+	if !ok {
+		return nil, nil
+	}
+	// The id covers the payload and the second it arrived: one hook
+	// delivered twice folds once, the same request asked again later
+	// (sandbox-fail-then-escalate repeats the command) does not.
+	e.ID = event.MakeID(event.SrcHook, e.Session, p.HookEventName, e.Kind,
+		event.MakeID(string(bytes.TrimSpace(raw))), strconv.FormatInt(hc.Now.Unix(), 10))
+	e.PID, e.TTY, e.Pane, e.Host = hc.PID, hc.TTY, hc.Pane, hc.Host
+	if hc.TTY == "" {
+		// Since 0.17x Codex runs hooks inside its shared background server
+		// (`codex app-server`, one per CODEX_HOME, no tty), started by
+		// whichever TUI came first: its pid is no session's and its
+		// $TMUX_PANE is that first TUI's pane, whatever pane this session
+		// is in. Only an agent process with a terminal (--no-daemon, older
+		// Codex) says where the session is.
+		e.PID, e.Pane = 0, ""
+	}
+	if e.Cwd == "" {
+		e.Cwd = hc.Cwd
+	}
+	return []event.Event{e}, nil
+}
+
+// hookEvent maps the payload's own fields; ok is false for hooks that
+// report nothing ag folds.
+func hookEvent(p *HookPayload, now time.Time) (e event.Event, ok bool) {
+	var kind string
+	switch p.HookEventName {
+	case "SessionStart":
+		kind = event.SessionStart
+	case "UserPromptSubmit":
+		kind = event.TurnStart
+	case "PreToolUse", "SubagentStart", "PreCompact":
+		kind = event.ToolStart
+	case "PostToolUse", "SubagentStop", "PostCompact":
+		kind = event.ToolEnd
+	case "PermissionRequest":
+		kind = event.Wait
+	case "Stop":
+		kind = event.TurnEnd
+	case "StopFailure":
+		kind = event.TurnFail
+	case "SessionEnd":
+		kind = event.SessionEnd
+	default:
+		return e, false
+	}
+	e = event.New(kind, now, ID, p.SessionID)
+	e.Src = event.SrcHook
+	e.Run = p.TurnID
+	e.Cwd = p.Cwd
+	e.Transcript = p.TranscriptPath
+	e.Sub = p.AgentID
+	switch p.HookEventName {
+	case "SessionStart":
+		e.Model = p.Model
+		e.Text = p.Source
+	case "UserPromptSubmit":
+		e.Text = clamp(p.Prompt)
+	case "PreToolUse", "PostToolUse":
+		e.Tool, e.ToolID = p.ToolName, p.ToolUseID
+		if p.HookEventName == "PreToolUse" {
+			e.Text = ToolSummary(p.ToolInput)
+		}
+	case "SubagentStart", "SubagentStop":
+		e.Tool, e.ToolID = p.AgentType, p.AgentID
+		if e.Tool == "" {
+			e.Tool = "agent"
+		}
+	case "PreCompact", "PostCompact":
+		e.Tool, e.Text = "compact", p.Trigger
+	case "PermissionRequest":
+		e.Tool = p.ToolName
+		e.Attention = event.AttnPermission
+		e.Text = ToolSummary(p.ToolInput)
+		if questionTools[p.ToolName] {
+			e.Attention = event.AttnQuestion
+			if q := questionText(p.ToolInput); q != "" {
+				e.Text = q
+			}
+		}
+	case "Stop":
+		e.Text = clamp(p.LastMessage)
+	case "StopFailure":
+		e.Reason = p.Error
+		if e.Reason == "" {
+			e.Reason = "unknown"
+		}
+	case "SessionEnd":
+		e.Reason = p.Reason
+	}
+	return e, true
+}
+
+// ToolSummary is the short text shown for a tool call: the shell command,
+// else a path, else the first string member of the input.
+func ToolSummary(input json.RawMessage) string {
+	if len(input) == 0 || input[0] != '{' {
+		var s string
+		if json.Unmarshal(input, &s) == nil {
+			return clamp(s)
+		}
+		return ""
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(input, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "cmd", "file_path", "path", "pattern", "url", "query"} {
+		if s := stringish(m[k]); s != "" {
+			return clamp(s)
+		}
+	}
+	return ""
+}
+
+// questionText finds the question of a request_user_input-style call:
+// {"questions":[{"question":...}]} or {"question":...}.
+func questionText(input json.RawMessage) string {
+	var in struct {
+		Question  string `json:"question"`
+		Questions []struct {
+			Question string `json:"question"`
+		} `json:"questions"`
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	if in.Question != "" {
+		return clamp(in.Question)
+	}
+	for _, q := range in.Questions {
+		if q.Question != "" {
+			return clamp(q.Question)
+		}
+	}
+	return ""
+}
+
+// stringish reads a JSON string, or an argv array joined with spaces.
+func stringish(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var argv []string
+	if json.Unmarshal(raw, &argv) == nil {
+		return strings.Join(argv, " ")
+	}
+	return ""
+}
+
+// clamp cuts s to textMax bytes on a rune boundary.
+func clamp(s string) string {
+	if len(s) <= textMax {
+		return s
+	}
+	i := textMax
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}

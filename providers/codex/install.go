@@ -1,0 +1,183 @@
+package codex
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agwatch/ag/providers/internal/hookjson"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// HookTimeout is the timeout (seconds) install gives each handler; ag-hook
+// takes milliseconds. Codex clamps SessionEnd handlers to 3 s and lists a
+// warning in /hooks for anything longer.
+const HookTimeout = 3
+
+// TrustHint is what install and status tell the user: Codex skips hooks
+// nobody has reviewed, and the review is theirs to do.
+const TrustHint = "Codex runs new hooks only after you trust them: start codex, type /hooks, " +
+	"open each event and trust the ag-hook entry (or run codex --dangerously-bypass-hook-trust)"
+
+var _ provider.Installer = (*Provider)(nil)
+
+// hookEntries: every event Codex has that ag maps, no matchers (a Codex
+// group without one matches every tool and source). Events an older Codex
+// does not know are ignored by it (PermissionRequest needs 0.122).
+func hookEntries() []hookjson.Entry {
+	e := make([]hookjson.Entry, len(Hooks))
+	for i, h := range Hooks {
+		e[i] = hookjson.Entry{Event: h}
+	}
+	return e
+}
+
+// ConfigPath is the hooks.json install edits; the feature flag goes in
+// config.toml beside it.
+func (*Provider) ConfigPath(env provider.Env) string { return HooksFile(env) }
+
+// spec is the install for the ag-hook at hook. Codex runs the command
+// through a shell, so the path is single-quoted.
+func (*Provider) spec(hook string) *hookjson.Spec {
+	return &hookjson.Spec{
+		Entries: hookEntries(),
+		Command: hookjson.Quote(hook) + " " + ID,
+		Timeout: HookTimeout,
+		Owns:    hookjson.OwnedBy("ag-hook", ID),
+	}
+}
+
+// Install adds ag's hooks to hooks.json and turns the hooks feature on in
+// config.toml, then reminds the user to trust the hooks.
+func (p *Provider) Install(ie provider.InstallEnv) (provider.InstallResult, error) {
+	// The flag first: a config.toml ag cannot edit stops the install
+	// before hooks.json changes.
+	flag, err := enableFlag(ConfigFile(ie.Env), ie.DryRun)
+	if err != nil {
+		return provider.InstallResult{Path: HooksFile(ie.Env)}, err
+	}
+	res, err := hookjson.Install(HooksFile(ie.Env), p.spec(ie.Hook), ie.DryRun)
+	if err != nil {
+		return res, err
+	}
+	res.Actions = append(res.Actions, flag...)
+	res.Changed = res.Changed || len(flag) > 0
+	if len(res.Actions) > 0 {
+		res.Actions = append(res.Actions, "! "+TrustHint)
+	}
+	return res, nil
+}
+
+// Uninstall removes ag's hooks from hooks.json. The feature flag stays:
+// the user may have turned it on for hooks of their own, and with no
+// handlers it does nothing.
+func (p *Provider) Uninstall(ie provider.InstallEnv) (provider.InstallResult, error) {
+	return hookjson.Uninstall(HooksFile(ie.Env), p.spec(ie.Hook), ie.DryRun)
+}
+
+// Status reads hooks.json, the feature flag and the trust Codex recorded.
+// An install that is complete but not yet trusted stays Installed, with
+// the reason saying so.
+func (p *Provider) Status(ie provider.InstallEnv) (provider.InstallStatus, error) {
+	st, err := hookjson.Status(HooksFile(ie.Env), p.spec(ie.Hook))
+	if err != nil || st.State == provider.NotInstalled {
+		return st, err
+	}
+	cfg, err := os.ReadFile(ConfigFile(ie.Env))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return st, err
+	}
+	flag, err := ReadHooksFlag(cfg)
+	if err != nil {
+		return st, fmt.Errorf("%s: %w", ConfigFile(ie.Env), err)
+	}
+	switch {
+	case flag.Set && !flag.On():
+		st.State = provider.NeedsRepair
+		st.Reasons = append(st.Reasons, fmt.Sprintf("config.toml: [features] %s is off", flag.Key))
+	case !flag.Set:
+		st.State = provider.NeedsRepair
+		st.Reasons = append(st.Reasons, "config.toml: no [features] hooks = true")
+	}
+	trust, err := HookTrust(ie.Env)
+	if err != nil {
+		return st, err
+	}
+	if n := trust.Untrusted(); n > 0 {
+		st.Reasons = append(st.Reasons, fmt.Sprintf("untrusted: %d of %d ag-hook handlers not trusted in Codex yet; %s",
+			n, len(trust), TrustHint))
+	}
+	return st, nil
+}
+
+// enableFlag turns the hooks feature on in config.toml (creating the file
+// if need be), atomically and after a backup, unless dry.
+func enableFlag(path string, dry bool) ([]string, error) {
+	old, err := os.ReadFile(path)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	out, changed, err := EnableHooksFlag(old)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (left unchanged)", path, err)
+	}
+	if !changed {
+		return nil, nil
+	}
+	st, _ := ReadHooksFlag(out)
+	action := fmt.Sprintf("+ %s: [features] %s = true", path, st.Key)
+	if dry {
+		return []string{action}, nil
+	}
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if exists {
+		if err := writeAtomic(path+hookjson.BackupSuffix, old, mode); err != nil {
+			return nil, fmt.Errorf("backup: %w", err)
+		}
+	}
+	if err := writeAtomic(path, out, mode); err != nil {
+		return nil, err
+	}
+	return []string{action}, nil
+}
+
+// writeAtomic replaces the file path resolves to (a dotfiles symlink stays
+// a symlink) with data: temp file, sync, rename.
+func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
+	if to, err := filepath.EvalSymlinks(path); err == nil {
+		path = to
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".ag-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(mode); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,199 @@
+package openai
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// The part of a Responses request the fake reads.
+type responsesRequest struct {
+	Model  string            `json:"model"`
+	Stream bool              `json:"stream"`
+	Tools  []json.RawMessage `json:"tools"`
+	Input  []inputItem       `json:"input"`
+	Text   struct {
+		Format *textFormat `json:"format"`
+	} `json:"text"`
+}
+
+type inputItem struct {
+	Type    string          `json:"type"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"` // a string or an array of parts
+	CallID  string          `json:"call_id"`
+	Output  json.RawMessage `json:"output"`
+}
+
+// textFormat is a structured-output request (Codex asks for the thread
+// title as {"title": ...} with no tools).
+type textFormat struct {
+	Type   string `json:"type"`
+	Name   string `json:"name"`
+	Schema struct {
+		Required []string `json:"required"`
+	} `json:"schema"`
+}
+
+// Script is what the fake model does for one request.
+type Script struct {
+	Prompt    string        // the last user text (empty after a tool output)
+	Command   string        // run this with the shell tool when set
+	Escalated bool          // ask for escalated sandbox permissions (an approval under on-request)
+	Text      string        // the text reply otherwise
+	Delay     time.Duration // hold the reply this long after response.created
+}
+
+// DefaultSlow is the delay of a bare SLOW marker.
+const DefaultSlow = 3 * time.Second
+
+var (
+	runRe  = regexp.MustCompile(`(?m)\b(RUN|RUNSAFE):[ \t]*(\S[^\r\n]*)`)
+	slowRe = regexp.MustCompile(`\bSLOW(?::([0-9.]+(?:ms|s)))?\b`)
+)
+
+// injected are user-role texts Codex adds itself (environment, AGENTS.md,
+// skills): never the prompt.
+var injected = []string{"<environment_context>", "<user_instructions>", "# AGENTS.md", "<skills_instructions>",
+	"<permissions instructions>", "<turn_aborted>", "<user_shell_command>"}
+
+// plan decides the reply to req from its last input item: a tool output
+// gets the final text; a user prompt with RUN: gets a shell call asking for
+// escalated permissions (RUNSAFE: runs in the sandbox); anything else gets
+// text. A request without tools is a side request (the thread title): it
+// gets an object matching its json_schema format, and never waits.
+func plan(req *responsesRequest) Script {
+	var sc Script
+	if len(req.Tools) == 0 {
+		sc.Text = sideReply(req.Text.Format)
+		return sc
+	}
+	for i := len(req.Input) - 1; i >= 0; i-- {
+		it := req.Input[i]
+		switch {
+		case it.Type == "function_call_output" || it.Type == "custom_tool_call_output":
+			sc.Text = "FAKE-DONE: tool result received"
+			return sc
+		case it.Role == "user" && (it.Type == "message" || it.Type == ""):
+			texts := userTexts(it.Content)
+			if len(texts) == 0 {
+				continue // only injected context: look further back
+			}
+			sc.Prompt = strings.Join(texts, "\n")
+			return script(sc)
+		}
+	}
+	sc.Text = "FAKE-REPLY: nothing to answer"
+	return sc
+}
+
+func script(sc Script) Script {
+	if m := slowRe.FindStringSubmatch(sc.Prompt); m != nil {
+		sc.Delay = DefaultSlow
+		if m[1] != "" {
+			if d, err := time.ParseDuration(m[1]); err == nil {
+				sc.Delay = d
+			}
+		}
+	}
+	if m := runRe.FindStringSubmatch(sc.Prompt); m != nil {
+		sc.Command = strings.TrimSpace(m[2])
+		sc.Escalated = m[1] == "RUN"
+		return sc
+	}
+	line := sc.Prompt
+	if i := strings.LastIndexByte(line, '\n'); i >= 0 {
+		line = line[i+1:]
+	}
+	sc.Text = "FAKE-REPLY: " + clamp(line, 60)
+	return sc
+}
+
+// sideReply answers a side request: with a json_schema format, an object
+// with every required property set to a fake string; otherwise text.
+func sideReply(f *textFormat) string {
+	if f == nil || f.Type != "json_schema" {
+		return "Fake title"
+	}
+	obj := map[string]string{}
+	for _, name := range f.Schema.Required {
+		obj[name] = "Fake " + name
+	}
+	b, _ := json.Marshal(obj)
+	return string(b)
+}
+
+// userTexts returns the text parts of a user message Codex did not inject.
+func userTexts(raw json.RawMessage) []string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return keep(nil, s)
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range parts {
+		if p.Type == "input_text" || p.Type == "text" {
+			out = keep(out, p.Text)
+		}
+	}
+	return out
+}
+
+func keep(out []string, s string) []string {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return out
+	}
+	for _, pre := range injected {
+		if strings.HasPrefix(t, pre) {
+			return out
+		}
+	}
+	return append(out, s)
+}
+
+// shellTool picks the shell tool the client offers and the arguments for
+// cmd: exec_command {cmd, sandbox_permissions, justification} (Codex
+// 0.1xx), shell_command {command} or shell {command: argv} (older).
+func shellTool(tools []json.RawMessage, cmd string, escalated bool) (name string, args map[string]any) {
+	names := map[string]bool{}
+	for _, raw := range tools {
+		var t struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(raw, &t) == nil && t.Name != "" {
+			names[t.Name] = true
+		}
+	}
+	perm := "use_default"
+	if escalated {
+		perm = "require_escalated"
+	}
+	switch {
+	case names["exec_command"] || len(names) == 0:
+		args = map[string]any{"cmd": cmd, "sandbox_permissions": perm}
+		if escalated {
+			args["justification"] = "Run the requested command?"
+		}
+		return "exec_command", args
+	case names["shell_command"]:
+		args = map[string]any{"command": cmd}
+		if escalated {
+			args["sandbox_permissions"], args["justification"] = perm, "Run the requested command?"
+		}
+		return "shell_command", args
+	default:
+		args = map[string]any{"command": []string{"bash", "-lc", cmd}}
+		if escalated {
+			args["sandbox_permissions"], args["justification"] = perm, "Run the requested command?"
+		}
+		return "shell", args
+	}
+}
