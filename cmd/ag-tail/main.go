@@ -1,0 +1,29 @@
+// ag-tail reads what agents wrote — the spool ag-hook appends to and the
+// agents' own transcripts — and writes it as ag events, one per line.
+//
+// Synopsis:
+//
+//	ag-tail [--once | --follow] [--since DURATION] [--agent NAME] [--where EXPR] [--jq EXPR]
+//
+// Description:
+//
+// With --once (the default) it reads everything that exists and exits; with
+// --follow it replays the same and then keeps going, discovering new
+// transcripts through file-system notifications. Spool events pass through
+// as they are; transcript lines become turn.start, tool.start, tool.end,
+// turn.end, interrupt and meter events. See ag-tail --help.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/providers"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+const long = `ag-tail reads the spool that ag-hook appends to (spool.ndjson.1, then
+spool.ndjson, in the state dir) and the transcripts of every agent that
+writes them (Claude Code: ~/.claude/projects/*/*.jsonl, the same under
+$CLAUDE_CONFIG_DIR and ~/.config/claude, and sub-agent files
+<session>/subagents/agent-*.jsonl), and writes ag events on stdout.
+
+Spool events pass through as they are. Transcript lines become turn.start
+(real prompts only), tool.start, tool.end, turn.end, interrupt and meter
+events (src "log"). A response written as several lines counts once, also
+when the same response appears in two files (the first file in path order
+keeps it, as ccusage counts it).
+
+Order: the spool first, then one file after another in path order, each
+file's events in file order. In --follow mode everything that exists is
+replayed first (bounded by --since), then events come as lines are written.
+
+A line is read only once its newline is written. Lines that cannot carry
+an event are skipped unread; a line that should and is not valid JSON is
+reported as "ag-tail: FILE:LINE: why" and skipped.`
+
+type options struct {
+	cli.Common
+	cli.Filter
+	Once   bool   `long:"once" description:"read what exists, then exit (the default)"`
+	Follow bool   `long:"follow" short:"f" description:"replay what exists, then keep reading as agents write"`
+	Since  string `long:"since" value-name:"DURATION" description:"only events newer than DURATION ago (90s, 15m, 24h, 7d); files not written since are not replayed"`
+	Agent  string `long:"agent" value-name:"NAME" description:"only this agent's transcripts and spool events (claude, codex, ...)"`
+}
+
+// tail is one run of ag-tail.
+type tail struct {
+	prog   cli.Program
+	opts   options
+	env    paths.Env
+	now    func() time.Time
+	cutoff time.Time // zero: no --since
+
+	out     *cli.Writer
+	buf     *lineBuffer
+	filter  *cli.EventFilter
+	meters  map[string]struct{} // meter ids written, across files
+	scratch []byte              // read buffer, shared by all sources
+	err     error               // first write error; ends the run
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return newTail(stdout, stderr, paths.OS(), time.Now).main(ctx, args)
+}
+
+func newTail(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *tail {
+	t := &tail{
+		prog: cli.Program{Name: "ag-tail", Usage: "[--once | --follow] [OPTIONS]",
+			Short: "read the spool and agents' transcripts as ag events", Long: long,
+			Stdout: stdout, Stderr: stderr},
+		env: env, now: now, meters: map[string]struct{}{},
+	}
+	t.buf = &lineBuffer{w: stdout}
+	t.out = cli.NewWriter(t.buf)
+	return t
+}
+
+func (t *tail) main(ctx context.Context, args []string) int {
+	rest, done, code := t.prog.Parse(&t.opts, args)
+	if done {
+		return code
+	}
+	if len(rest) > 0 {
+		t.prog.Errorf("unexpected argument %q (see ag-tail --help)", rest[0])
+		return cli.ExitError
+	}
+	if t.opts.Once && t.opts.Follow {
+		t.prog.Errorf("--once and --follow exclude each other")
+		return cli.ExitError
+	}
+	if t.opts.Since != "" {
+		d, err := parseSince(t.opts.Since)
+		if err != nil {
+			t.prog.Errorf("--since: %v", err)
+			return cli.ExitError
+		}
+		t.cutoff = t.now().Add(-d)
+	}
+	if t.opts.Agent != "" && providers.ByID(t.opts.Agent) == nil {
+		t.prog.Errorf("--agent: unknown agent %q", t.opts.Agent)
+		return cli.ExitError
+	}
+	var err error
+	if t.filter, err = cli.NewFilter(t.opts.Filter); err != nil {
+		t.prog.Errorf("%v", err)
+		return cli.ExitError
+	}
+	if t.opts.Follow {
+		err = t.follow(ctx)
+	} else {
+		err = t.once()
+	}
+	if ferr := t.buf.Flush(); err == nil {
+		err = ferr
+	}
+	switch {
+	case err == nil:
+	case cli.IsClosedPipe(err):
+		return cli.ExitOK
+	case errors.Is(err, context.Canceled):
+		return cli.ExitInterrupted
+	default:
+		t.prog.Errorf("%v", err)
+		return cli.ExitError
+	}
+	return cli.ExitOK
+}
+
+// transcriptProviders are the providers whose transcripts are read.
+func (t *tail) transcriptProviders() []provider.Transcripts {
+	var ps []provider.Transcripts
+	for _, p := range providers.All() {
+		if tp, ok := p.(provider.Transcripts); ok && (t.opts.Agent == "" || p.ID() == t.opts.Agent) {
+			ps = append(ps, tp)
+		}
+	}
+	return ps
+}
+
+// emit writes one event through --since, the meter de-duplication and
+// --where/--jq.
+func (t *tail) emit(e *event.Event) {
+	if t.err != nil {
+		return
+	}
+	if !t.cutoff.IsZero() && e.T.Before(t.cutoff) {
+		return
+	}
+	if t.opts.Agent != "" && e.Agent != t.opts.Agent {
+		return
+	}
+	if e.Kind == event.Meter && e.ID != "" {
+		if _, dup := t.meters[e.ID]; dup {
+			return
+		}
+		t.meters[e.ID] = struct{}{}
+	}
+	if err := t.filter.Write(t.out, e); err != nil {
+		if cli.IsClosedPipe(err) || !t.filter.Active() {
+			t.err = err
+			return
+		}
+		// A jq expression failing on one event is that event's problem.
+		t.prog.Errorf("%s: %v", e.ID, err)
+	}
+}
+
+// parseSince reads a duration; "d" (days) is allowed besides Go's units.
+func parseSince(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.ParseFloat(n, 64)
+		if err != nil || days < 0 {
+			return 0, fmt.Errorf("bad duration %q", s)
+		}
+		return time.Duration(days * float64(24*time.Hour)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("bad duration %q (use 90s, 15m, 24h, 7d)", s)
+	}
+	return d, nil
+}
+
+// lineBuffer gathers whole event lines and writes them in batches, so a
+// replay costs few system calls; every write still ends on a line end.
+// Flush pushes out what is held (the follower calls it before it waits).
+type lineBuffer struct {
+	w   io.Writer
+	buf []byte
+}
+
+const batch = 64 << 10
+
+func (b *lineBuffer) Write(p []byte) (int, error) {
+	b.buf = append(b.buf, p...)
+	if len(b.buf) >= batch {
+		if err := b.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+func (b *lineBuffer) Flush() error {
+	if len(b.buf) == 0 {
+		return nil
+	}
+	_, err := b.w.Write(b.buf)
+	b.buf = b.buf[:0]
+	return err
+}

@@ -1,0 +1,252 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+// record is what the parser needs from one transcript line. Both decoders
+// (the fast skimmer and the plain encoding/json one the fuzz test uses as
+// its oracle) fill it with the same meaning: a member of the wrong JSON
+// type counts as absent, and of duplicate members the last wins.
+type record struct {
+	Type, Subtype        jstr
+	Sidechain, Meta      bool
+	CompactSummary       bool
+	AgentID, PromptID    jstr
+	SessionID, Timestamp jstr
+	Cwd, Branch          jstr
+	RequestID, UUID      jstr
+	InterruptedMessageID jstr
+	Msg                  message
+}
+
+type message struct {
+	ID, Model, StopReason jstr
+	HasUsage              bool
+	Usage                 event.Tokens
+	// Content is either a string (Text, IsString) or blocks.
+	IsString bool
+	Text     jstr
+	Blocks   []block
+}
+
+type block struct {
+	Type, ID, Name, ToolUseID jstr
+	IsError                   bool
+	Text                      jstr
+	Summary                   string // tool_use: the most telling input member
+}
+
+// jstr is a JSON string value kept undecoded (raw, without its quotes)
+// until something needs it: most text in a transcript is never looked at.
+// A decoder that already has the Go string sets dec instead.
+type jstr struct {
+	raw []byte
+	dec string
+}
+
+func (j jstr) String() string {
+	if j.raw == nil {
+		return j.dec
+	}
+	return decodeStr(j.raw)
+}
+
+// is compares without decoding when it can.
+func (j jstr) is(s string) bool {
+	if j.raw == nil {
+		return j.dec == s
+	}
+	if string(j.raw) == s {
+		return true
+	}
+	if bytes.IndexByte(j.raw, '\\') < 0 {
+		return false // plain text differs (s is ASCII)
+	}
+	return decodeStr(j.raw) == s
+}
+
+// or returns prev when j says the same (no allocation), else j decoded.
+func (j jstr) or(prev string) string {
+	if j.raw != nil && string(j.raw) == prev {
+		return prev
+	}
+	return j.String()
+}
+
+func (j jstr) empty() bool { return len(j.raw) == 0 && j.dec == "" }
+
+// decodeStr turns a raw JSON string body into Go text, exactly as
+// encoding/json would (escapes, invalid UTF-8 → U+FFFD).
+func decodeStr(raw []byte) string {
+	esc := false
+	for _, c := range raw {
+		if c >= utf8.RuneSelf {
+			return decodeJSON(raw)
+		}
+		if c == '\\' {
+			esc = true
+		}
+	}
+	if !esc {
+		return string(raw)
+	}
+	// The common escapes by hand; \u and anything odd through encoding/json.
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			if c < 0x20 {
+				return decodeJSON(raw)
+			}
+			out = append(out, c)
+			continue
+		}
+		if i+1 >= len(raw) {
+			return decodeJSON(raw)
+		}
+		i++
+		switch raw[i] {
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case '"', '\\', '/':
+			out = append(out, raw[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		default:
+			return decodeJSON(raw)
+		}
+	}
+	return string(out)
+}
+
+func decodeJSON(raw []byte) string {
+	q := make([]byte, 0, len(raw)+2)
+	q = append(append(append(q, '"'), raw...), '"')
+	var s string
+	if json.Unmarshal(q, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// toInt reads a token count from a JSON number's text; anything that is
+// not a number counts as 0.
+func toInt(num string) int64 {
+	if n, err := strconv.ParseInt(num, 10, 64); err == nil {
+		return n
+	}
+	if f, err := strconv.ParseFloat(num, 64); err == nil && f == f && f < 1e18 && f > -1e18 {
+		return int64(f)
+	}
+	return 0
+}
+
+// summaryKeys are the tool input members worth showing, most telling first.
+var summaryKeys = [...]string{"command", "file_path", "notebook_path", "pattern", "url", "query", "path", "description", "prompt"}
+
+// pickSummary is the first non-empty value, in summaryKeys order.
+func pickSummary(vals []jstr) string {
+	for _, v := range vals {
+		if s := v.String(); s != "" {
+			return clampLog(s)
+		}
+	}
+	return ""
+}
+
+func summaryRank(key string) int {
+	for i, k := range summaryKeys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// mayMatter reports whether line can yield an event; a line that cannot is
+// skipped unread. Events come only from lines of type user, assistant or
+// system, or with a message.usage, and such a line holds one of the quoted
+// words "user", "usage", "assistant", "system" ("role":"user",
+// "type":"assistant", ...). One pass hops from quote to quote (long string
+// values are crossed by IndexByte) and checks the word after each; a line
+// without any of them still counts if it holds a \u escape, the only way
+// to write those words without their letters.
+func mayMatter(line []byte) bool {
+	for i := 0; ; {
+		k := bytes.IndexByte(line[i:], '"')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+		if i+5 > len(line) {
+			break
+		}
+		switch line[i] {
+		case 'u':
+			if line[i+1] == 's' && (line[i+2] == 'e' && line[i+3] == 'r' && line[i+4] == '"' ||
+				i+6 <= len(line) && string(line[i+2:i+6]) == `age"`) {
+				return true
+			}
+		case 'a':
+			if i+10 <= len(line) && string(line[i+1:i+10]) == `ssistant"` {
+				return true
+			}
+		case 's':
+			if i+7 <= len(line) && string(line[i+1:i+7]) == `ystem"` {
+				return true
+			}
+		}
+	}
+	return bytes.Contains(line, []byte(`\u`))
+}
+
+// injected are the starts of user-role text Claude Code writes itself:
+// slash-command expansions, hook and shell output, reminders, resumed
+// context. None of them is a prompt the user typed.
+var injected = []string{
+	"<command-name>", "<command-message>", "<command-args>", "<local-command-stdout>",
+	"<local-command-stderr>", "<local-command-caveat>", "<system-reminder>", "<bash-input>",
+	"<bash-stdout>", "<bash-stderr>", "<task-notification>", "<user-memory-input>",
+	"[Request interrupted", "Caveat: The messages below",
+	"This session is being continued from a previous conversation",
+}
+
+func isInjected(text string) bool {
+	t := strings.TrimLeft(text, " \t\r\n")
+	for _, p := range injected {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+const interruptMark = "[Request interrupted by user"
+
+// maxLogText bounds the text an event carries.
+const maxLogText = 500
+
+func clampLog(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= maxLogText {
+		return s
+	}
+	cut := maxLogText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,91 @@
+package provider
+
+import (
+	"path"
+	"strings"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+// Transcripts is a provider whose agent writes append-only line-oriented
+// transcripts (Claude Code's projects/*/*.jsonl, Codex's rollouts) that
+// ag-tail discovers, follows and turns into events.
+type Transcripts interface {
+	Provider
+	// TranscriptRoots says where to look given the environment. Roots that
+	// do not exist yet are fine: a follower watches for them to appear.
+	TranscriptRoots(env Env) []Root
+	// NewTranscriptParser returns a parser for the file at path (one of the
+	// files a root matched). It keeps the per-file state a line needs
+	// (current prompt, open tools, seen message ids).
+	NewTranscriptParser(path string) TranscriptParser
+}
+
+// Root is one directory tree of transcripts.
+type Root struct {
+	Dir string
+	// Globs are slash-separated patterns relative to Dir, one path.Match
+	// pattern per directory level ("*/*.jsonl", "*/*/subagents/agent-*.jsonl").
+	Globs []string
+	// NeedsPoll marks agents that append to a file they hold open in a way
+	// some platforms' notifications miss (Codex rollouts); a follower then
+	// also stats those files on a timer.
+	NeedsPoll bool
+}
+
+// Match reports whether rel (slash-separated, relative to r.Dir) is a
+// transcript (file) or a directory on the way to one (dir).
+func (r Root) Match(rel string) (file, dir bool) {
+	rel = strings.Trim(path.Clean("/"+rel), "/")
+	if rel == "" {
+		return false, true
+	}
+	segs := strings.Split(rel, "/")
+	for _, g := range r.Globs {
+		pat := strings.Split(g, "/")
+		if len(segs) > len(pat) {
+			continue
+		}
+		ok := true
+		for i, s := range segs {
+			if m, _ := path.Match(pat[i], s); !m {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		if len(segs) == len(pat) {
+			file = true
+		} else {
+			dir = true
+		}
+	}
+	return file, dir
+}
+
+// TranscriptParser turns one transcript's lines into events, in order.
+// Lines are whole (no trailing newline); a reader hands over a line only
+// once its newline was written, so a partial last line is never parsed.
+type TranscriptParser interface {
+	// Parse handles one line. It calls emit for every event the line
+	// yields (the event is reused after emit returns). A line that carries
+	// nothing of interest returns nil; only a line that is not valid JSON
+	// where the parser needed to read it returns an error, which the
+	// caller reports with file:line and goes on.
+	Parse(line []byte, emit func(*event.Event)) error
+	// Reset forgets per-file state: the file was truncated or replaced and
+	// will be read again from its start.
+	Reset()
+}
+
+// TranscriptDrainer is a TranscriptParser that may hold events back until
+// a later line completes them (Codex writes a turn's prompt after its
+// start). A reader calls Drain once it has read all that was written so
+// far — the end of the file with --once, each pause when following — and
+// the parser emits what it holds.
+type TranscriptDrainer interface {
+	TranscriptParser
+	Drain(emit func(*event.Event))
+}
