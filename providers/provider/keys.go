@@ -1,5 +1,7 @@
 package provider
 
+import "time"
+
 // Actions a notification can offer and ag-keys performs.
 const (
 	ActApprove     = "approve"
@@ -29,10 +31,28 @@ type KeyMap struct {
 	PlanPrelude       []string // plan wait: refuse and say what to change
 	FinishedPrelude   []string // done/idle: reply at the composer
 
+	// DefuseLeading is typed before a reply that starts with "/" or "!" so
+	// the composer reads it as text, not a command or shell mode; "" when
+	// the agent trims and re-parses (then UnsafeReply must refuse instead).
+	DefuseLeading string
+
 	// UnsafeReply says why text must not be typed as a reply ("" if fine):
-	// a leading "!" runs a shell in some agents, "/" a command.
+	// a leading "!" runs a shell in some agents, "/" a command. It sees the
+	// sanitised text before any defuse. Nil means nothing is refused.
 	UnsafeReply func(text string) string
 }
+
+// Timing of typed keys (ccmux's verified figures): keys of one action go
+// KeyGap apart; after a reply's prelude the composer gets Settle to appear;
+// Enter follows the literal text by EnterDelay, so a TUI that batches a
+// fast burst of input does not read the Enter as part of a paste.
+const (
+	KeyGap     = 30 * time.Millisecond
+	Settle     = 150 * time.Millisecond
+	EnterDelay = 150 * time.Millisecond
+	// MaxReply caps a reply, in characters, after sanitising.
+	MaxReply = 2000
+)
 
 // Keyed is a provider whose prompts ag-keys can answer.
 type Keyed interface {

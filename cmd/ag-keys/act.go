@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/keyplan"
+	"github.com/agwatch/ag/filters/panes"
+	"github.com/agwatch/ag/filters/state"
+	"github.com/agwatch/ag/providers"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// Keys event statuses.
+const (
+	statusSent    = "sent"
+	statusRefused = "refused"
+	statusError   = "error"   // could not check or could not finish typing
+	statusPlanned = "planned" // --dry-run
+)
+
+// result is one action's keys event and exit code.
+type result struct {
+	ev   event.Event
+	code int
+}
+
+func (c *cmd) keysEvent(a *event.Event) event.Event {
+	ev := event.New(event.Keys, c.now(), a.Agent, a.Session)
+	ev.Src, ev.Action, ev.Pane, ev.Token = event.SrcKeys, a.Action, a.Pane, a.Token
+	return ev
+}
+
+func (r *result) finish(status, reason string, code int) result {
+	r.ev.Status, r.ev.Reason, r.code = status, reason, code
+	if status == statusRefused {
+		r.ev.Text = "" // nothing was typed
+	}
+	what := r.ev.Text
+	if r.ev.ID == "" {
+		what += strconv.FormatInt(r.ev.T.UnixNano(), 10)
+	}
+	r.ev.ID = event.MakeID(event.SrcKeys, r.ev.Agent, r.ev.Session, r.ev.Action, r.ev.Token, r.ev.ID, status, what)
+	return *r
+}
+
+// act performs one action: resolve the session, decide, check the pane,
+// type. fromStream marks an action event from stdin, which must quote a
+// token and is performed at most once per id.
+func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
+	r := result{ev: c.keysEvent(a)}
+	r.ev.ID = a.ID // folded into the keys event's id, so a replay gets the same one
+	refuse := func(format string, x ...any) result {
+		return r.finish(statusRefused, fmt.Sprintf(format, x...), cli.ExitNoMatch)
+	}
+	fail := func(err error) result { return r.finish(statusError, err.Error(), cli.ExitError) }
+
+	if fromStream && a.ID != "" {
+		if c.seen[a.ID] {
+			return refuse("action %s was already performed", a.ID)
+		}
+		c.seen[a.ID] = true
+	}
+	st, ok, err := c.lookup(a)
+	switch {
+	case errors.Is(err, state.ErrNoFile):
+		return refuse("no state file %s (is ag-fold running?)", c.opts.StateFile)
+	case err != nil:
+		return fail(err)
+	case !ok && a.Session != "":
+		return refuse("no session %s %s in the state file", orDash(a.Agent), a.Session)
+	case !ok:
+		return refuse("no session in pane %s", a.Pane)
+	}
+	r.ev.Agent, r.ev.Session = st.Agent, st.Session
+	if a.Pane != "" && st.Pane != a.Pane {
+		return refuse("the session is in pane %s, not %s", orDash(st.Pane), a.Pane)
+	}
+	r.ev.Pane = st.Pane
+	if st.Pane == "" {
+		return refuse("the session has no tmux pane")
+	}
+	km, ok := keyed(st.Agent)
+	if !ok {
+		return refuse("agent %q cannot be answered with keys", st.Agent)
+	}
+	done := st.Agent + "\x00" + st.Session + "\x00" + st.Token
+	if c.acted[done] {
+		return refuse("this wait was already answered (token %s)", st.Token)
+	}
+	req := keyplan.Request{State: st, Action: a.Action, Text: a.Text, Token: a.Token, RequireToken: fromStream}
+	// A stale action is refused without touching tmux.
+	var no *keyplan.Refusal
+	if err := keyplan.CheckToken(req); errors.As(err, &no) {
+		return refuse("%s", no.Reason)
+	}
+	if pd, ok := providers.ByID(st.Agent).(provider.PaneDetector); ok && st.Status == event.StatusWaiting && keyplan.Typed(a.Action) {
+		// Look at the pane now: it tells a plan or a question from the
+		// permission prompt the hook reported, and shows a prompt that has
+		// gone. A pane that cannot be read fails closed.
+		screen, err := c.tmux.Capture(ctx, st.Pane, 0)
+		if err != nil {
+			return fail(err)
+		}
+		rules := pd.PaneRules()
+		res := panes.Classify(&rules, screen)
+		req.Screen = &res
+	}
+	plan, err := keyplan.Decide(req, km)
+	if errors.As(err, &no) {
+		return refuse("%s", no.Reason)
+	} else if err != nil {
+		return fail(err)
+	}
+	r.ev.Text = keyplan.Describe(plan)
+	fg, err := c.foreground(ctx, st.Pane)
+	if err != nil {
+		return fail(err)
+	}
+	if shellNames[fg] {
+		return refuse("the pane's foreground is %s: %s is not running there", fg, st.Agent)
+	}
+	if c.opts.DryRun {
+		return r.finish(statusPlanned, "", cli.ExitOK)
+	}
+	if n, err := c.typePlan(ctx, st.Pane, plan); err != nil {
+		return fail(fmt.Errorf("after %d of %d steps: %w", n, len(plan.Steps), err))
+	}
+	c.acted[done] = true
+	reason := ""
+	if plan.Truncated {
+		reason = fmt.Sprintf("reply cut to %d characters", provider.MaxReply)
+	}
+	return r.finish(statusSent, reason, cli.ExitOK)
+}
+
+// typePlan sends each step after its wait, and returns how many it sent.
+func (c *cmd) typePlan(ctx context.Context, pane string, p keyplan.Plan) (int, error) {
+	for i, s := range p.Steps {
+		if err := c.sleep(ctx, s.Wait); err != nil {
+			return i, err
+		}
+		var err error
+		if s.Keys != nil {
+			err = c.tmux.SendKeys(ctx, pane, s.Keys...)
+		} else {
+			err = c.tmux.SendLiteral(ctx, pane, s.Literal)
+		}
+		if err != nil {
+			return i, err
+		}
+		if c.sent != nil {
+			c.sent(s, time.Now())
+		}
+	}
+	return len(p.Steps), nil
+}
+
+// lookup finds the action's session: by agent and session when the action
+// names them (events from ag-notify do), else by pane.
+func (c *cmd) lookup(a *event.Event) (event.Event, bool, error) {
+	states, err := state.Read(c.opts.StateFile)
+	if err != nil {
+		return event.Event{}, false, err
+	}
+	if a.Session == "" {
+		st, ok := state.ForPane(states, a.Pane)
+		return st, ok, nil
+	}
+	var best event.Event
+	found := false
+	for _, s := range states {
+		if s.Session == a.Session && (a.Agent == "" || s.Agent == a.Agent) && (!found || s.T.After(best.T.Time)) {
+			best, found = s, true
+		}
+	}
+	return best, found, nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

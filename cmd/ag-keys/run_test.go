@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestCommandName(t *testing.T) {
+	for in, want := range map[string]string{"zsh": "zsh", "-zsh": "zsh", "/bin/bash\n": "bash", "claude": "claude", "ag-keys.test": "ag-keys.test"} {
+		if got := commandName(in); got != want {
+			t.Errorf("commandName(%q) = %q; want %q", in, got, want)
+		}
+	}
+	for _, sh := range []string{"sh", "bash", "zsh", "fish", "dash", "ksh", "tcsh", "nu"} {
+		if !shellNames[sh] {
+			t.Errorf("%s is not treated as a shell", sh)
+		}
+	}
+	for _, notPOSIX := range []string{"fish", "tcsh", "csh", "nu"} {
+		if posixShells[notPOSIX] {
+			t.Errorf("%s must not be typed POSIX quoting", notPOSIX)
+		}
+	}
+}
+
+func TestArgs(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // substring
+		stderr string // substring
+	}{
+		{"help", []string{"--help"}, 0, "plan-approve", ""},
+		{"man", []string{"--man"}, 0, ".TH", ""},
+		{"unknown action", []string{"yes", "--pane", "%1"}, 2, "", `unknown action "yes"`},
+		{"no pane", []string{"deny"}, 2, "", "deny needs --pane"},
+		{"approve with text", []string{"approve", "x", "--pane", "%1"}, 2, "", "approve takes no TEXT"},
+		{"answer without text", []string{"answer", "--pane", "%1"}, 2, "", "answer takes one TEXT"},
+		{"resume without pane", []string{"resume"}, 2, "", "resume needs --pane"},
+		{"resume-command with pane", []string{"resume-command", "--session", "x", "--pane", "%1"}, 2, "", "takes no --pane"},
+		{"spawn with fork and prompt", []string{"spawn", "--fork", "s", "--prompt", "p"}, 2, "", "a fork takes no --prompt"},
+		{"spawn extra word", []string{"spawn", "now"}, 2, "", "spawn takes no arguments"},
+		{"bad where", []string{"--where", "(", "approve", "--pane", "%1"}, 2, "", "--where"},
+		{"spawn", []string{"spawn", "--prompt", "hi"}, 0, "command claude 'hi'\n", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(context.Background(), append(tc.args, "--state", t.TempDir()+"/none.json"), strings.NewReader(""), &out, &errb)
+			if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderr) {
+				t.Errorf("run(%q) = %d, %q, %q; want %d, %q, %q", tc.args, code, out.String(), errb.String(), tc.code, tc.stdout, tc.stderr)
+			}
+		})
+	}
+}
+
+// The filter writes only keys events unless --pass; a non-action event
+// never makes it type anything.
+func TestFilterPass(t *testing.T) {
+	in := `{"v":1,"t":"2026-11-30T03:00:00.000Z","kind":"state","agent":"claude","session":"s1","src":"fold","status":"idle"}` + "\n"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"--pass"}, in},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append(tc.args, "--state", t.TempDir()+"/none.json"), strings.NewReader(in), &out, &errb)
+		if code != 0 || out.String() != tc.want || errb.Len() > 0 {
+			t.Errorf("run(%q) = %d, %q, %q; want 0, %q", tc.args, code, out.String(), errb.String(), tc.want)
+		}
+	}
+}

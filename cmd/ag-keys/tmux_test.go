@@ -1,0 +1,490 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/keyplan"
+	"github.com/agwatch/ag/filters/shquote"
+	"github.com/agwatch/ag/filters/state"
+)
+
+// The test binary doubles as the fake agent: with AG_KEYS_FAKE_AGENT set it
+// puts its terminal in raw mode and logs every read from it, with the time,
+// so a test sees exactly which bytes ag-keys typed and when.
+func TestMain(m *testing.M) {
+	if log := os.Getenv("AG_KEYS_FAKE_AGENT"); log != "" {
+		fakeAgent(log)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func fakeAgent(log string) {
+	if screen := os.Getenv("AG_KEYS_FAKE_SCREEN"); screen != "" {
+		os.Stdout.WriteString(screen) // what the agent shows, before raw mode
+	}
+	stty := exec.Command("stty", "raw", "-echo")
+	stty.Stdin = os.Stdin
+	if err := stty.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "stty:", err)
+		os.Exit(2)
+	}
+	f, err := os.OpenFile(log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		os.Exit(2)
+	}
+	fmt.Fprintln(f, "ready")
+	buf := make([]byte, 4096)
+	for {
+		n, err := os.Stdin.Read(buf)
+		if n > 0 {
+			fmt.Fprintf(f, "%d %x\n", time.Now().UnixNano(), buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// server is a private tmux server for one test.
+type server struct {
+	t    *testing.T
+	sock string
+	dir  string
+}
+
+func newServer(t *testing.T) *server {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("no tmux")
+	}
+	if _, err := exec.LookPath("stty"); err != nil {
+		t.Skip("no stty")
+	}
+	// A short socket path: unix sockets are limited to ~100 bytes.
+	dir, err := os.MkdirTemp("", "agk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, sock: filepath.Join(dir, "s"), dir: t.TempDir()}
+	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "200", "-y", "50", "sleep 600")
+	t.Cleanup(func() {
+		exec.Command("tmux", "-S", s.sock, "kill-server").Run()
+		os.RemoveAll(dir)
+	})
+	return s
+}
+
+// with is the server seen from subtest t, so its helpers fail t.
+func (s *server) with(t *testing.T) *server {
+	c := *s
+	c.t = t
+	return &c
+}
+
+func (s *server) tmux(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", s.sock}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// window starts cmd in a new window and returns its pane once the pane's
+// foreground command is fg. tmux runs cmd through its default shell, so
+// fg alone can match the wrapper for a moment: callers that need the real
+// program wait for a sign of it too (shellWindow, agent).
+func (s *server) window(cmd, fg string) string {
+	s.t.Helper()
+	return s.windowIn(s.dir, nil, cmd, fg)
+}
+
+func (s *server) windowIn(dir string, env []string, cmd, fg string) string {
+	s.t.Helper()
+	args := []string{"new-window", "-d", "-c", dir, "-P", "-F", "#{pane_id}"}
+	for _, e := range env {
+		args = append(args, "-e", e)
+	}
+	pane := s.tmux(append(args, cmd)...)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if s.tmux("display-message", "-p", "-t", pane, "#{pane_current_command}") == fg {
+			return pane
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("pane %s never ran %s: %s", pane, fg, s.tmux("display-message", "-p", "-t", pane, "#{pane_current_command}"))
+	return ""
+}
+
+// shellWindow starts an interactive shell and waits for its prompt (the
+// wrapper prints nothing, so anything on screen is the shell's).
+func (s *server) shellWindow(dir string, env []string, shell, name string) string {
+	s.t.Helper()
+	cmd := "exec " + shell
+	if len(env) > 0 {
+		// tmux's -e does not reach a PATH the default shell resets.
+		q := make([]string, len(env))
+		for i, e := range env {
+			q[i] = shquote.Quote(e)
+		}
+		cmd = "exec env " + strings.Join(q, " ") + " " + shell
+	}
+	pane := s.windowIn(dir, nil, cmd, name)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.TrimSpace(s.tmux("capture-pane", "-p", "-t", pane)) != "" {
+			return pane
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("shell %s in %s never prompted: %q", shell, pane, s.tmux("capture-pane", "-p", "-t", pane))
+	return ""
+}
+
+// agent is a fake agent in a pane.
+type agent struct {
+	pane, log string
+}
+
+func (s *server) agent() agent { return s.agentShowing("") }
+
+// agentShowing starts a fake agent whose screen shows screen.
+func (s *server) agentShowing(screen string) agent {
+	s.t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	log := filepath.Join(s.dir, fmt.Sprintf("keys-%d.log", time.Now().UnixNano()))
+	pane := s.window("exec env AG_KEYS_FAKE_AGENT="+shquote.Quote(log)+" AG_KEYS_FAKE_SCREEN="+shquote.Quote(screen)+" "+shquote.Quote(self), filepath.Base(self))
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, _ := os.ReadFile(log); bytes.HasPrefix(b, []byte("ready\n")) {
+			return agent{pane: pane, log: log}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.t.Fatal("fake agent never got ready")
+	return agent{}
+}
+
+// chunk is one read the fake agent saw.
+type chunk struct {
+	at   time.Time
+	data string
+}
+
+// reads returns what the agent read, once it has read want bytes (or 3 s
+// passed), plus 200 ms for anything that should not be there.
+func (a agent) reads(t *testing.T, want int) []chunk {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		if n := len(strings.ReplaceAll(typed(a.parse(t)), "|", "")); n >= want {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	return a.parse(t)
+}
+
+func (a agent) parse(t *testing.T) []chunk {
+	t.Helper()
+	b, err := os.ReadFile(a.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []chunk
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+		ts, hx, _ := strings.Cut(line, " ")
+		ns, err1 := strconv.ParseInt(ts, 10, 64)
+		data, err2 := hex.DecodeString(hx)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("bad log line %q", line)
+		}
+		out = append(out, chunk{time.Unix(0, ns), string(data)})
+	}
+	return out
+}
+
+// typed joins what was read and marks where a gap of at least 50 ms came
+// before a read: "\x1b|hello|\r" is Escape, a pause, hello, a pause, Enter.
+// (ag-keys pauses 150 ms; tmux's delivery can eat into that under load.)
+func typed(cs []chunk) string {
+	var b strings.Builder
+	for i, c := range cs {
+		if i > 0 && c.at.Sub(cs[i-1].at) >= 50*time.Millisecond {
+			b.WriteByte('|')
+		}
+		b.WriteString(c.data)
+	}
+	return b.String()
+}
+
+// gapBefore is the time between the read holding the last byte before
+// the first occurrence of s and the read that starts s.
+func gapBefore(t *testing.T, cs []chunk, s string) time.Duration {
+	for i, c := range cs {
+		if i > 0 && strings.HasPrefix(c.data, s) {
+			return c.at.Sub(cs[i-1].at)
+		}
+	}
+	t.Fatalf("no read starts with %q in %q", s, typed(cs))
+	return 0
+}
+
+func writeState(t *testing.T, dir string, states ...event.Event) string {
+	t.Helper()
+	path := filepath.Join(dir, "state.json")
+	if err := state.Write(path, time.Now(), states); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func stateFor(pane, status, attn string) event.Event {
+	e := event.New(event.State, time.Now(), "claude", "sess-1")
+	e.Src, e.Pane, e.Status, e.Attention, e.Token = event.SrcFold, pane, status, attn, "1764470000000.4"
+	return e
+}
+
+// runKeys runs ag-keys in process against the test's tmux server.
+func (s *server) runKeys(stateFile, stdin string, args ...string) (code int, events []event.Event, stderr string) {
+	code, events, stderr, _ = s.runKeysTraced(stateFile, stdin, args...)
+	return
+}
+
+// sentStep is one step ag-keys sent, and when tmux returned from it.
+type sentStep struct {
+	step keyplan.Step
+	at   time.Time
+}
+
+func (s *server) runKeysTraced(stateFile, stdin string, args ...string) (code int, events []event.Event, stderr string, sent []sentStep) {
+	s.t.Helper()
+	var out, errb bytes.Buffer
+	args = append([]string{"-S", s.sock, "--state", stateFile}, args...)
+	c := newCmd(&out, &errb)
+	c.sent = func(st keyplan.Step, at time.Time) { sent = append(sent, sentStep{st, at}) }
+	code = c.main(context.Background(), args, strings.NewReader(stdin))
+	for _, line := range bytes.Split(bytes.TrimSpace(out.Bytes()), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var e event.Event
+		if err := event.Decode(line, &e); err != nil {
+			s.t.Fatalf("bad output line %q: %v", line, err)
+		}
+		events = append(events, e)
+	}
+	return code, events, errb.String(), sent
+}
+
+func TestActionsInRealTmux(t *testing.T) {
+	s := newServer(t)
+	tests := []struct {
+		name, status, attn string
+		args               []string
+		code               int
+		typed              string // as typed() shows it
+		status2, reason    string
+	}{
+		{"approve permission", "waiting", "permission", []string{"approve"}, 0, "1", "sent", ""},
+		{"deny permission", "waiting", "permission", []string{"deny"}, 0, "\x1b", "sent", ""},
+		{"approve a plan wait types 2", "waiting", "plan", []string{"approve", "--token", "1764470000000.4"}, 0, "2", "sent", ""},
+		{"plan-deny", "waiting", "plan", []string{"plan-deny"}, 0, "\x1b", "sent", ""},
+		{"answer a question", "waiting", "question", []string{"answer", "use sqlite"}, 0, "\x1b|use sqlite|\r", "sent", ""},
+		{"reply on permission is deny with feedback", "waiting", "permission", []string{"reply", "no: run the tests first"}, 0, "\x1b|no: run the tests first|\r", "sent", ""},
+		{"reply when done has no prelude", "done", "", []string{"reply", "now commit"}, 0, "now commit|\r", "sent", ""},
+		{"reply /clear is defused", "done", "", []string{"reply", "/clear"}, 0, " /clear|\r", "sent", ""},
+		{"reply with a newline and ESC", "done", "", []string{"reply", "a\nb\x1b[2J!"}, 0, "a b[2J!|\r", "sent", ""},
+		{"dry run types nothing", "waiting", "permission", []string{"approve", "-n"}, 0, "", "planned", ""},
+		{"stale token types nothing", "waiting", "permission", []string{"approve", "--token", "1764470000000.3"}, 1, "", "refused", "stale"},
+		{"approve while working types nothing", "working", "", []string{"approve"}, 1, "", "refused", "not waiting for approval"},
+		{"answer on a permission wait types nothing", "waiting", "permission", []string{"answer", "x"}, 1, "", "refused", "not waiting on a question"},
+		{"plan-approve on a permission wait types nothing", "waiting", "permission", []string{"plan-approve"}, 1, "", "refused", "not waiting on a plan"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := s.with(t)
+			a := s.agent()
+			sf := writeState(t, t.TempDir(), stateFor(a.pane, tc.status, tc.attn))
+			code, evs, stderr, sent := s.runKeysTraced(sf, "", append(tc.args, "--pane", a.pane)...)
+			if code != tc.code || len(evs) != 1 {
+				t.Fatalf("exit %d, %d events (%s); want %d, 1", code, len(evs), stderr, tc.code)
+			}
+			e := evs[0]
+			if e.Kind != event.Keys || e.Src != event.SrcKeys || e.Status != tc.status2 || !strings.Contains(e.Reason, tc.reason) ||
+				e.Agent != "claude" || e.Session != "sess-1" || e.Pane != a.pane || e.Action != tc.args[0] {
+				t.Errorf("keys event %+v", e)
+			}
+			cs := a.reads(t, len(strings.ReplaceAll(tc.typed, "|", "")))
+			if got := typed(cs); got != tc.typed {
+				t.Fatalf("typed %q; want %q", got, tc.typed)
+			}
+			// What ag-keys controls: Enter is sent at least 150 ms after
+			// the text, and the text at least 150 ms after a prelude.
+			for i := 1; i < len(sent); i++ {
+				if w := sent[i].step.Wait; w > 0 {
+					if g := sent[i].at.Sub(sent[i-1].at); g < w {
+						t.Errorf("step %d sent %v after the previous; want at least %v", i, g, w)
+					}
+				}
+			}
+			// What the agent saw: the same pauses, give or take tmux's
+			// delivery jitter on a loaded machine.
+			if strings.HasSuffix(tc.typed, "\r") {
+				if g := gapBefore(t, cs, "\r"); g < 50*time.Millisecond || g > 2*time.Second {
+					t.Errorf("Enter came %v after the text; want ~150ms", g)
+				}
+			}
+			if strings.HasPrefix(tc.typed, "\x1b|") {
+				if g := cs[1].at.Sub(cs[0].at); g < 50*time.Millisecond {
+					t.Errorf("text came %v after Escape; want the 150ms settle", g)
+				}
+			}
+		})
+	}
+}
+
+// A shell in the pane means the agent has gone: refuse and type nothing.
+func TestRefusesShellForeground(t *testing.T) {
+	s := newServer(t)
+	pane := s.shellWindow(s.dir, nil, "sh", "sh")
+	before := s.tmux("capture-pane", "-p", "-t", pane)
+	sf := writeState(t, t.TempDir(), stateFor(pane, "waiting", "permission"))
+	code, evs, _ := s.runKeys(sf, "", "approve", "--pane", pane)
+	if code != 1 || len(evs) != 1 || evs[0].Status != "refused" || !strings.Contains(evs[0].Reason, "foreground is sh") {
+		t.Fatalf("exit %d, %+v", code, evs)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if after := s.tmux("capture-pane", "-p", "-t", pane); after != before {
+		t.Errorf("pane changed:\n%s\n---\n%s", before, after)
+	}
+}
+
+// The filter performs each action, refuses the stale and the replayed, and
+// goes on.
+func TestFilterMode(t *testing.T) {
+	s := newServer(t)
+	a := s.agent()
+	st := stateFor(a.pane, "waiting", "permission")
+	sf := writeState(t, t.TempDir(), st)
+	action := func(id, act, token, text string) string {
+		e := event.New(event.Action, time.Now(), "claude", "sess-1")
+		e.Src, e.ID, e.Pane, e.Action, e.Token, e.Text = event.SrcNotify, id, a.pane, act, token, text
+		return string(event.AppendJSON(nil, &e))
+	}
+	in := action("a1", "approve", "1764470000000.3", "") + // stale
+		"{not json\n" +
+		action("a2", "approve", "", "") + // no token
+		action("a3", "reply", "1764470000000.4", "use\tthe staging db") +
+		action("a3", "reply", "1764470000000.4", "use\tthe staging db") + // replay
+		action("a4", "deny", "1764470000000.4", "") // same wait, already answered
+	code, evs, stderr := s.runKeys(sf, in)
+	if code != 2 || !strings.Contains(stderr, "<stdin>:2:") {
+		t.Errorf("exit %d, stderr %q; want 2 and the bad line reported", code, stderr)
+	}
+	var got []string
+	for _, e := range evs {
+		got = append(got, e.Status+" "+e.Reason)
+	}
+	want := []string{
+		"refused stale: the session moved on (token 1764470000000.3, now 1764470000000.4)",
+		"refused the action quotes no state token",
+		"sent ",
+		"refused action a3 was already performed",
+		"refused this wait was already answered (token 1764470000000.4)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("keys events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := typed(a.reads(t, 20)); got != "\x1b|use the staging db|\r" {
+		t.Errorf("typed %q", got)
+	}
+}
+
+// Claude's plan approval as it looks at the bottom of the pane (written for
+// this test after the Claude provider's pane rules).
+const planScreen = ` Ready to code?
+
+ Here is Claude's plan:
+ ╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+  Add a regression test for the parser.
+ ╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+
+ Claude has written up a plan and is ready to execute. Would you like to proceed?
+
+ ❯ 1. Yes, and use auto mode
+   2. Yes, manually approve edits
+   3. No, refine with Ultraplan on Claude Code on the web
+   4. Tell Claude what to change
+
+ ctrl+g to edit in Vim · ~/.claude/plans/regression-test.md
+`
+
+// The hook stores a plan approval as a permission wait; the pane says it is
+// a plan, so approve must type the plan approve "2", never the permission
+// "1" (auto mode).
+func TestApprovePlanStoredAsPermission(t *testing.T) {
+	s := newServer(t)
+	a := s.agentShowing(strings.ReplaceAll(planScreen, "\n", "\r\n"))
+	if got := s.tmux("capture-pane", "-p", "-t", a.pane); !strings.Contains(got, "2. Yes, manually approve edits") {
+		t.Fatalf("the fake screen is not on the pane:\n%s", got)
+	}
+	sf := writeState(t, t.TempDir(), stateFor(a.pane, "waiting", "permission"))
+	code, evs, stderr := s.runKeys(sf, "", "approve", "--pane", a.pane)
+	if code != 0 || len(evs) != 1 || evs[0].Status != "sent" || evs[0].Text != "2" {
+		t.Fatalf("exit %d %+v %s", code, evs, stderr)
+	}
+	if got := typed(a.reads(t, 1)); got != "2" {
+		t.Errorf("typed %q; want 2", got)
+	}
+}
+
+// Claude's question picker as the pane shows it.
+const questionScreen = ` ☐ Storage
+
+ Which database should the cache use?
+
+ ❯ 1. SQLite
+     Embedded, no server.
+   2. Redis
+     Shared across hosts.
+   3. Type something.
+
+ Enter to select · ↑/↓ to navigate · Esc to cancel
+`
+
+// The hook stores an AskUserQuestion picker as a permission wait too: the
+// pane says question, so approve is refused and answer goes through.
+func TestQuestionStoredAsPermission(t *testing.T) {
+	s := newServer(t)
+	a := s.agentShowing(strings.ReplaceAll(questionScreen, "\n", "\r\n"))
+	sf := writeState(t, t.TempDir(), stateFor(a.pane, "waiting", "permission"))
+	code, evs, _ := s.runKeys(sf, "", "approve", "--pane", a.pane)
+	if code != 1 || len(evs) != 1 || !strings.Contains(evs[0].Reason, "waiting on a question") {
+		t.Fatalf("approve: exit %d %+v", code, evs)
+	}
+	code, evs, stderr := s.runKeys(sf, "", "answer", "SQLite, embedded", "--pane", a.pane)
+	if code != 0 || len(evs) != 1 || evs[0].Status != "sent" {
+		t.Fatalf("answer: exit %d %+v %s", code, evs, stderr)
+	}
+	if got := typed(a.reads(t, 18)); got != "\x1b|SQLite, embedded|\r" {
+		t.Errorf("typed %q", got)
+	}
+}

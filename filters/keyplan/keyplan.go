@@ -1,0 +1,275 @@
+// Package keyplan decides what to type into an agent's pane for an action,
+// or why not to: given the session's folded state, the action, its text and
+// token, and the agent's KeyMap, it returns the keystrokes with their
+// timing, or a refusal. It does no I/O; cmd/ag-keys checks the pane and
+// types the plan.
+package keyplan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/panes"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// Step is one send: tmux key names, or literal text, after waiting Wait.
+type Step struct {
+	Wait    time.Duration
+	Keys    []string // send-keys names (Escape, Enter, 1)
+	Literal string   // send-keys -l text
+}
+
+// Plan is what to type for one action.
+type Plan struct {
+	Steps []Step
+	// Text is the reply exactly as it will be typed ("" for key actions).
+	Text string
+	// Truncated says the reply was longer than provider.MaxReply.
+	Truncated bool
+}
+
+// Refusal is an action ag-keys will not perform; Reason says why, in words
+// that fit in a notification.
+type Refusal struct{ Reason string }
+
+func (r *Refusal) Error() string { return r.Reason }
+
+func refuse(format string, a ...any) (Plan, error) {
+	return Plan{}, &Refusal{Reason: fmt.Sprintf(format, a...)}
+}
+
+// Request is one action against one session's current state.
+type Request struct {
+	State  event.Event // the session's state (kind state)
+	Action string      // provider.ActApprove, ...
+	Text   string      // reply or answer text
+	Token  string      // the state token the action was offered under
+	// RequireToken refuses an action that quotes no token (actions that
+	// come from a notification always should).
+	RequireToken bool
+	// Screen is how the agent's pane rules classified the pane at press
+	// time (nil: not looked at). Claude's hooks report a plan approval and
+	// a question picker as a permission prompt, so for the split between
+	// them the pane is authoritative, as it is for "the prompt is gone".
+	Screen *panes.Result
+}
+
+// Decide returns the plan for r, or a *Refusal.
+func Decide(r Request, km provider.KeyMap) (Plan, error) {
+	st := r.State
+	if err := CheckToken(r); err != nil {
+		return Plan{}, err
+	}
+	waiting := st.Status == event.StatusWaiting
+	attn := st.Attention
+	if waiting && r.Screen != nil {
+		var why string
+		if attn, why = onScreen(attn, r.Screen); why != "" {
+			return refuse("%s", why)
+		}
+	}
+	switch r.Action {
+	case provider.ActApprove, provider.ActDeny:
+		if !waiting {
+			return refuse("not waiting for approval (status %s)", orNone(st.Status))
+		}
+		plan := attn == event.AttnPlan
+		if !plan && attn != event.AttnPermission {
+			return refuse("waiting on a %s, not a permission or plan", orNone(attn))
+		}
+		keys := pick(r.Action == provider.ActApprove, plan, km)
+		if len(keys) == 0 {
+			return refuse("%s offers no %s for a %s wait", st.Agent, r.Action, attn)
+		}
+		return Plan{Steps: press(keys)}, nil
+	case provider.ActPlanApprove, provider.ActPlanDeny:
+		if !waiting || attn != event.AttnPlan {
+			return refuse("not waiting on a plan (status %s, attention %s)", orNone(st.Status), orNone(attn))
+		}
+		keys := pick(r.Action == provider.ActPlanApprove, true, km)
+		if len(keys) == 0 {
+			return refuse("%s offers no %s", st.Agent, r.Action)
+		}
+		return Plan{Steps: press(keys)}, nil
+	case provider.ActAnswer:
+		if !waiting || attn != event.AttnQuestion {
+			return refuse("not waiting on a question (status %s, attention %s)", orNone(st.Status), orNone(attn))
+		}
+		return reply(r, km.AnswerPrelude, "a question", km)
+	case provider.ActReply:
+		switch {
+		case waiting && attn == event.AttnPermission:
+			return reply(r, km.PermissionPrelude, "a permission wait", km)
+		case waiting && attn == event.AttnPlan:
+			return reply(r, km.PlanPrelude, "a plan wait", km)
+		case waiting && attn == event.AttnQuestion:
+			return reply(r, km.AnswerPrelude, "a question", km)
+		case waiting:
+			return refuse("waiting on %s; no reply is safe", orNone(attn))
+		case st.Status == event.StatusDone || st.Status == event.StatusIdle || st.Status == event.StatusFailed:
+			return reply(r, km.FinishedPrelude, "a finished session", km)
+		default:
+			return refuse("no reply while the session is %s", orNone(st.Status))
+		}
+	case provider.ActFocus:
+		return refuse("focus is not typed into a pane")
+	case "":
+		return refuse("no action")
+	}
+	return refuse("unknown action %q", r.Action)
+}
+
+// onScreen reconciles the state's attention with what the pane shows. A
+// permission state whose pane shows a plan or a question is that (the hook
+// cannot tell them apart; on Claude a permission "1" on a plan is auto
+// mode). Any other disagreement, or a pane that positively shows no prompt
+// (idle composer, working), refuses: keys meant for a prompt would land in
+// the composer. A pane the rules do not recognise leaves the state's word.
+func onScreen(attn string, sc *panes.Result) (string, string) {
+	switch sc.Kind {
+	case panes.Wait:
+		switch {
+		case sc.Attention == attn:
+		case attn == event.AttnPermission && (sc.Attention == event.AttnPlan || sc.Attention == event.AttnQuestion):
+			return sc.Attention, ""
+		default:
+			return attn, fmt.Sprintf("the pane shows a %s prompt, the state a %s", sc.Attention, orNone(attn))
+		}
+	case panes.Idle, panes.Busy:
+		return attn, fmt.Sprintf("the pane shows no prompt (%s)", sc.Kind)
+	}
+	return attn, ""
+}
+
+// Typed reports whether action is one Decide may answer with keys (focus
+// and unknown actions are always refused).
+func Typed(action string) bool {
+	switch action {
+	case provider.ActApprove, provider.ActDeny, provider.ActPlanApprove, provider.ActPlanDeny, provider.ActReply, provider.ActAnswer:
+		return true
+	}
+	return false
+}
+
+// CheckToken is Decide's staleness check alone (a *Refusal or nil), for
+// callers that want to refuse a stale action before looking at the pane.
+func CheckToken(r Request) error {
+	switch {
+	case r.Token == "" && r.RequireToken:
+		return &Refusal{Reason: "the action quotes no state token"}
+	case r.Token != "" && r.Token != r.State.Token:
+		return &Refusal{Reason: fmt.Sprintf("stale: the session moved on (token %s, now %s)", r.Token, orNone(r.State.Token))}
+	}
+	return nil
+}
+
+func pick(approve, plan bool, km provider.KeyMap) []string {
+	switch {
+	case approve && plan:
+		return km.PlanApprove // never the permission approve: on Claude "1" is auto mode
+	case plan:
+		return km.PlanDeny
+	case approve:
+		return km.Approve
+	}
+	return km.Deny
+}
+
+func press(keys []string) []Step {
+	steps := make([]Step, len(keys))
+	for i, k := range keys {
+		steps[i] = Step{Keys: []string{k}}
+		if i > 0 {
+			steps[i].Wait = provider.KeyGap
+		}
+	}
+	return steps
+}
+
+func reply(r Request, prelude []string, where string, km provider.KeyMap) (Plan, error) {
+	if prelude == nil {
+		return refuse("%s offers no reply on %s", r.State.Agent, where)
+	}
+	text, truncated := Sanitize(r.Text, provider.MaxReply)
+	if text == "" {
+		return refuse("empty reply")
+	}
+	if km.UnsafeReply != nil {
+		if why := km.UnsafeReply(text); why != "" {
+			return refuse("unsafe reply: %s", why)
+		}
+	}
+	if km.DefuseLeading != "" && (text[0] == '/' || text[0] == '!') {
+		text = km.DefuseLeading + text
+	}
+	steps := press(prelude)
+	lit := Step{Literal: text}
+	if len(prelude) > 0 {
+		lit.Wait = provider.Settle
+	}
+	steps = append(steps, lit, Step{Wait: provider.EnterDelay, Keys: []string{"Enter"}})
+	return Plan{Steps: steps, Text: text, Truncated: truncated}, nil
+}
+
+// Sanitize makes text one line a composer takes as typed: line breaks and
+// tabs become spaces (a newline would submit early), every other control
+// C0/C1 control character (ESC, DEL, NUL, ...) is dropped,
+// surrounding space trimmed, and the result cut to max characters.
+func Sanitize(text string, max int) (string, bool) {
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for _, c := range text {
+		switch {
+		case c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f' || c == 0x85 || c == 0x2028 || c == 0x2029:
+			b.WriteByte(' ')
+		case unicode.IsControl(c):
+		default:
+			b.WriteRune(c)
+		}
+	}
+	s := strings.TrimSpace(b.String())
+	if utf8.RuneCountInString(s) <= max {
+		return s, false
+	}
+	n := 0
+	for i := range s {
+		if n == max {
+			return strings.TrimSpace(s[:i]), true
+		}
+		n++
+	}
+	return s, false
+}
+
+// Describe says what a plan types, for the keys event's text:
+// `Escape, 150ms, "it works", 150ms, Enter`.
+func Describe(p Plan) string {
+	var parts []string
+	for _, s := range p.Steps {
+		if s.Wait > 0 {
+			parts = append(parts, s.Wait.String())
+		}
+		if s.Keys != nil {
+			parts = append(parts, strings.Join(s.Keys, " "))
+		} else {
+			parts = append(parts, strconv.Quote(s.Literal))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

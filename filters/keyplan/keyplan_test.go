@@ -1,0 +1,205 @@
+package keyplan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/panes"
+	"github.com/agwatch/ag/providers/claude"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+func st(status, attn string) event.Event {
+	e := event.New(event.State, time.Unix(1700000000, 0), "claude", "s1")
+	e.Status, e.Attention, e.Token = status, attn, "1700000000000.3"
+	return e
+}
+
+func TestDecideClaude(t *testing.T) {
+	km := claude.New().Keys()
+	tests := []struct {
+		name          string
+		state         event.Event
+		action, text  string
+		token         string
+		requireToken  bool
+		want, refusal string
+	}{
+		{name: "approve permission", state: st("waiting", "permission"), action: "approve", want: "1"},
+		{name: "deny permission", state: st("waiting", "permission"), action: "deny", want: "Escape"},
+		{name: "approve on a plan wait is plan approve 2, never 1", state: st("waiting", "plan"), action: "approve", want: "2"},
+		{name: "deny on a plan wait", state: st("waiting", "plan"), action: "deny", want: "Escape"},
+		{name: "plan-approve", state: st("waiting", "plan"), action: "plan-approve", want: "2"},
+		{name: "plan-deny", state: st("waiting", "plan"), action: "plan-deny", want: "Escape"},
+		{name: "plan-approve on a permission wait", state: st("waiting", "permission"), action: "plan-approve", refusal: "not waiting on a plan"},
+		{name: "approve a question", state: st("waiting", "question"), action: "approve", refusal: "waiting on a question"},
+		{name: "approve with no attention", state: st("waiting", ""), action: "approve", refusal: "waiting on a none"},
+		{name: "approve while working", state: st("working", ""), action: "approve", refusal: "not waiting for approval (status working)"},
+		{name: "approve when done", state: st("done", ""), action: "approve", refusal: "not waiting"},
+		{name: "answer a question: Escape prelude, settle", state: st("waiting", "question"), action: "answer", text: "use postgres", want: `Escape, 150ms, "use postgres", 150ms, Enter`},
+		{name: "answer on a permission wait", state: st("waiting", "permission"), action: "answer", text: "x", refusal: "not waiting on a question"},
+		{name: "reply on permission = deny with feedback", state: st("waiting", "permission"), action: "reply", text: "no, use rg", want: `Escape, 150ms, "no, use rg", 150ms, Enter`},
+		{name: "reply on a plan wait", state: st("waiting", "plan"), action: "reply", text: "split step 2", want: `Escape, 150ms, "split step 2", 150ms, Enter`},
+		{name: "reply on a question", state: st("waiting", "question"), action: "reply", text: "b", want: `Escape, 150ms, "b", 150ms, Enter`},
+		{name: "reply when finished: no prelude", state: st("done", ""), action: "reply", text: "thanks, now test it", want: `"thanks, now test it", 150ms, Enter`},
+		{name: "reply when idle: no prelude", state: st("idle", ""), action: "reply", text: "go on", want: `"go on", 150ms, Enter`},
+		{name: "reply after a failed turn", state: st("failed", ""), action: "reply", text: "retry", want: `"retry", 150ms, Enter`},
+		{name: "reply while working", state: st("working", ""), action: "reply", text: "x", refusal: "no reply while the session is working"},
+		{name: "reply when gone", state: st("gone", ""), action: "reply", text: "x", refusal: "session is gone"},
+		{name: "slash defused with one space", state: st("done", ""), action: "reply", text: "/clear", want: `" /clear", 150ms, Enter`},
+		{name: "bang defused with one space", state: st("done", ""), action: "reply", text: "!rm -rf ~", want: `" !rm -rf ~", 150ms, Enter`},
+		{name: "leading space trimmed then defused", state: st("done", ""), action: "reply", text: "   /compact", want: `" /compact", 150ms, Enter`},
+		{name: "mid-text slash untouched", state: st("done", ""), action: "reply", text: "see /tmp/x", want: `"see /tmp/x", 150ms, Enter`},
+		{name: "multi-line reply becomes one line", state: st("done", ""), action: "reply", text: "a\nb\r\nc\x1b[31m", want: `"a b  c[31m", 150ms, Enter`},
+		{name: "empty reply", state: st("done", ""), action: "reply", text: " \n\x07", refusal: "empty reply"},
+		{name: "stale token", state: st("waiting", "permission"), action: "approve", token: "1700000000000.2", refusal: "stale"},
+		{name: "matching token", state: st("waiting", "permission"), action: "approve", token: "1700000000000.3", want: "1"},
+		{name: "token required", state: st("waiting", "permission"), action: "approve", requireToken: true, refusal: "quotes no state token"},
+		{name: "focus", state: st("waiting", "permission"), action: "focus", refusal: "focus is not typed"},
+		{name: "unknown", state: st("waiting", "permission"), action: "yes", refusal: `unknown action "yes"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Decide(Request{State: tc.state, Action: tc.action, Text: tc.text, Token: tc.token, RequireToken: tc.requireToken}, km)
+			if tc.refusal != "" {
+				var r *Refusal
+				if !errors.As(err, &r) || !strings.Contains(r.Reason, tc.refusal) {
+					t.Fatalf("Decide = %v, %v; want refusal containing %q", Describe(p), err, tc.refusal)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Decide: %v", err)
+			}
+			if got := Describe(p); got != tc.want {
+				t.Errorf("Decide = %s; want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// An agent that trims and re-parses refuses instead of defusing, and an
+// agent with no reply on permission says so.
+func TestDecideOtherMaps(t *testing.T) {
+	km := provider.KeyMap{
+		Approve: []string{"Enter"}, Deny: []string{"Right", "Right", "Enter"},
+		FinishedPrelude: []string{},
+		UnsafeReply: func(s string) string {
+			if strings.HasPrefix(s, "!") {
+				return "a leading ! runs a shell command"
+			}
+			return ""
+		},
+	}
+	p, err := Decide(Request{State: st("waiting", "permission"), Action: "deny"}, km)
+	if err != nil || Describe(p) != "Right, 30ms, Right, 30ms, Enter" {
+		t.Errorf("deny = %q, %v", Describe(p), err)
+	}
+	if _, err := Decide(Request{State: st("done", ""), Action: "reply", Text: "  !ls"}, km); err == nil || !strings.Contains(err.Error(), "runs a shell") {
+		t.Errorf("unsafe reply: %v", err)
+	}
+	if _, err := Decide(Request{State: st("waiting", "permission"), Action: "reply", Text: "x"}, km); err == nil || !strings.Contains(err.Error(), "offers no reply on a permission wait") {
+		t.Errorf("reply on permission: %v", err)
+	}
+	if _, err := Decide(Request{State: st("waiting", "plan"), Action: "approve"}, km); err == nil || !strings.Contains(err.Error(), "offers no approve") {
+		t.Errorf("plan approve without plan keys: %v", err)
+	}
+}
+
+func TestDecideScreen(t *testing.T) {
+	km := claude.New().Keys()
+	wait := func(attn string) *panes.Result { return &panes.Result{Kind: panes.Wait, Attention: attn} }
+	tests := []struct {
+		name          string
+		state         event.Event
+		screen        *panes.Result
+		action, text  string
+		want, refusal string
+	}{
+		{name: "a plan stored as permission is approved as a plan", state: st("waiting", "permission"), screen: wait("plan"), action: "approve", want: "2"},
+		{name: "a plan stored as permission is denied as a plan", state: st("waiting", "permission"), screen: wait("plan"), action: "deny", want: "Escape"},
+		{name: "a question stored as permission is not approved", state: st("waiting", "permission"), screen: wait("question"), action: "approve", refusal: "waiting on a question"},
+		{name: "a question stored as permission takes an answer", state: st("waiting", "permission"), screen: wait("question"), action: "answer", text: "yes", want: `Escape, 150ms, "yes", 150ms, Enter`},
+		{name: "a permission prompt under a plan state", state: st("waiting", "plan"), screen: wait("permission"), action: "approve", refusal: "the pane shows a permission prompt, the state a plan"},
+		{name: "the prompt is gone: idle composer", state: st("waiting", "permission"), screen: &panes.Result{Kind: panes.Idle}, action: "approve", refusal: "the pane shows no prompt (idle)"},
+		{name: "the prompt is gone: working", state: st("waiting", "plan"), screen: &panes.Result{Kind: panes.Busy}, action: "reply", text: "x", refusal: "no prompt (busy)"},
+		{name: "unrecognised screen leaves the state", state: st("waiting", "permission"), screen: &panes.Result{}, action: "approve", want: "1"},
+		{name: "finished reply ignores the screen", state: st("done", ""), screen: &panes.Result{Kind: panes.Idle}, action: "reply", text: "ok", want: `"ok", 150ms, Enter`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Decide(Request{State: tc.state, Action: tc.action, Text: tc.text, Screen: tc.screen}, km)
+			if tc.refusal != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.refusal) {
+					t.Fatalf("Decide = %v, %v; want refusal containing %q", Describe(p), err, tc.refusal)
+				}
+				return
+			}
+			if err != nil || Describe(p) != tc.want {
+				t.Fatalf("Decide = %q, %v; want %q", Describe(p), err, tc.want)
+			}
+		})
+	}
+}
+
+func TestSanitize(t *testing.T) {
+	tests := []struct {
+		in, want string
+		max      int
+		cut      bool
+	}{
+		{"hello", "hello", 10, false},
+		{"  a\tb \n", "a b", 10, false},
+		{"a\x00b\x7fc\u009bd", "abcd", 10, false},
+		{"a\u2028b", "a b", 10, false},
+		{"\xffx", "\uFFFDx", 10, false},
+		{"héllo wörld", "héllo", 6, true},
+		{"日本語です", "日本語", 3, true},
+	}
+	for _, tc := range tests {
+		got, cut := Sanitize(tc.in, tc.max)
+		if got != tc.want || cut != tc.cut {
+			t.Errorf("Sanitize(%q, %d) = %q, %v; want %q, %v", tc.in, tc.max, got, cut, tc.want, tc.cut)
+		}
+	}
+}
+
+// FuzzSanitize: whatever comes in, what is typed is one line of at most
+// MaxReply characters with no control character, and never starts with a
+// trigger once Claude's defuse ran.
+func FuzzSanitize(f *testing.F) {
+	for _, s := range []string{"hi", "/clear", "!ls", "\n/clear", "\x1b[A!x", strings.Repeat("é", 3000)} {
+		f.Add(s)
+	}
+	km := claude.New().Keys()
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := Decide(Request{State: st("done", ""), Action: "reply", Text: s}, km)
+		if err != nil {
+			return
+		}
+		typed := p.Text
+		if strings.ContainsFunc(typed, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) {
+			t.Fatalf("typed %q has a control character", typed)
+		}
+		if typed[0] == '/' || typed[0] == '!' {
+			t.Fatalf("typed %q starts with a trigger", typed)
+		}
+		if n := len([]rune(typed)); n > provider.MaxReply+1 {
+			t.Fatalf("typed %d characters", n)
+		}
+	})
+}
+
+func BenchmarkDecideReply(b *testing.B) {
+	km := claude.New().Keys()
+	r := Request{State: st("waiting", "permission"), Action: "reply", Text: strings.Repeat("no, do it differently ", 20), Token: "1700000000000.3"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decide(r, km); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

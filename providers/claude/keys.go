@@ -1,0 +1,40 @@
+package claude
+
+import "github.com/agwatch/ag/providers/provider"
+
+// Keys is how to answer Claude Code from its pane, verified on Claude Code
+// 2.1.209–2.1.220 (the seeds' "Claude-specific caveats"):
+//
+//   - permission prompt: "1" allows once (digits select and submit, no
+//     Enter); Escape denies ("Esc to cancel": the tool does not run).
+//   - plan approval (ExitPlanMode): "2" is "Yes, manually approve edits".
+//     Never "1": that is "Yes, and use auto mode", which stops gating edits.
+//     Escape refuses and leaves plan mode on.
+//   - question (AskUserQuestion picker): the picker ignores typed text, so
+//     an answer is Escape (cancel to an empty composer), a settle, then the
+//     text + Enter as the next user message.
+//   - reply on a permission or plan wait: Escape first, so the reply is a
+//     deny-with-feedback.
+//   - reply when finished: NO prelude. Escape at the idle composer clears a
+//     half-typed draft and a second one opens history rewind.
+//
+// Claude's composer reads a leading "/" as a slash command and a leading "!"
+// as bash mode. No seed records Claude trimming leading whitespace before
+// that decision (they do record it for Codex's "!", OpenCode's "!", Pi, omp,
+// Gemini, agy and Copilot, which are refused instead), and ccmux's verified
+// Claude map has no unsafe pattern and relies on one leading space: so a
+// reply starting with "/" or "!" is typed with one space in front, and no
+// reply text is refused for Claude.
+func (*Provider) Keys() provider.KeyMap {
+	return provider.KeyMap{
+		Approve:           []string{"1"},
+		Deny:              []string{"Escape"},
+		PlanApprove:       []string{"2"},
+		PlanDeny:          []string{"Escape"},
+		AnswerPrelude:     []string{"Escape"},
+		PermissionPrelude: []string{"Escape"},
+		PlanPrelude:       []string{"Escape"},
+		FinishedPrelude:   []string{},
+		DefuseLeading:     " ",
+	}
+}
