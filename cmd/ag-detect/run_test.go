@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"text/template"
+	"time"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/proc"
+	"github.com/agwatch/ag/filters/state"
+	"github.com/agwatch/ag/providers"
+)
+
+func runDetect(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestSegment(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("AG_DIR", dir)
+	t.Setenv("TMUX_PANE", "%3")
+	now := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	st := func(pane, status, attention, tool string, age time.Duration) event.Event {
+		e := event.New(event.State, now.Add(-age), "claude", "s"+pane)
+		e.Src, e.Pane, e.Status, e.Attention, e.Tool = event.SrcFold, pane, status, attention, tool
+		return e
+	}
+	if err := state.Write(filepath.Join(dir, "state.json"), now, []event.Event{
+		st("%3", event.StatusGone, "", "", time.Hour), // an older session in the same pane
+		st("%3", event.StatusWaiting, event.AttnPermission, "Bash", 0),
+		st("%4", event.StatusWaiting, event.AttnQuestion, "AskUserQuestion", 0),
+		st("%5", event.StatusGone, "", "", 0),
+		st("%6", event.StatusWaiting, "", "", 0),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--pane"}, "claude ⏳ Bash\n"},
+		{[]string{"--pane", "%4"}, "claude ❓\n"},
+		{[]string{"--pane", "%5"}, ""},
+		{[]string{"--pane", "%6"}, "claude ⏳\n"},
+		{[]string{"--pane", "%404"}, ""},
+		{[]string{"--pane", "--format", "{{.Session}} {{.Status}}"}, "s%3 waiting\n"},
+	} {
+		out, errs, code := runDetect(t, tc.args...)
+		if out != tc.want || errs != "" || code != cli.ExitOK {
+			t.Errorf("%q: got %q, stderr %q, exit %d; want %q", tc.args, out, errs, code, tc.want)
+		}
+	}
+	// A broken state file is an error, said once.
+	os.WriteFile(filepath.Join(dir, "state.json"), []byte("{}"), 0o600)
+	out, errs, code := runDetect(t, "--pane")
+	if out != "" || code != cli.ExitError || !strings.HasPrefix(errs, "ag-detect: ") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("broken file: %q %q %d", out, errs, code)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"extra"},
+		{"--format", "{{.Agent}}"},
+		{"--interval", "0s", "--watch"},
+		{"--pane", "%1", "%2"},
+		{"--no-such-flag"},
+	} {
+		out, errs, code := runDetect(t, args...)
+		if code != cli.ExitError || out != "" || !strings.HasPrefix(errs, "ag-detect: ") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+}
+
+func TestRules(t *testing.T) {
+	r := newRules(providers.All())
+	for _, tc := range []struct {
+		exe   string
+		argv  []string
+		agent string
+	}{
+		{"/x/node_modules/@anthropic-ai/claude-code/bin/claude.exe", []string{"/x/node_modules/.bin/claude"}, "claude"},
+		{"/usr/bin/node", []string{"node", "/x/node_modules/@anthropic-ai/claude-code/cli.js"}, "claude"},
+		{"/usr/bin/bash", []string{"-bash"}, ""},
+	} {
+		if got, _ := r.match(tc.exe, tc.argv); got != tc.agent {
+			t.Errorf("match(%q, %q) = %q, want %q", tc.exe, tc.argv, got, tc.agent)
+		}
+	}
+	if !r.shell("/bin/bash", []string{"-bash"}) || !r.lookThrough("/usr/bin/env", []string{"env"}) || r.lookThrough("/usr/bin/ssh", []string{"ssh"}) {
+		t.Error("shell / wrapper lists")
+	}
+	if r.hint("claude") != "claude" || r.hint("claude-code") != "" || r.hint("") != "" {
+		t.Error("hint accepts only agent ids")
+	}
+	if r.panes["claude"] == nil {
+		t.Error("claude has pane rules")
+	}
+}
+
+type noInfo struct{}
+
+func (noInfo) Exe(int) string        { return "" }
+func (noInfo) Argv(int) []string     { return nil }
+func (noInfo) Env(int) []string      { return nil }
+func (noInfo) Cwd(int) string        { return "" }
+func (noInfo) Started(int) time.Time { return time.Date(2026, 11, 30, 2, 0, 0, 0, time.UTC) }
+func sight(pane string, pid int, start uint64) sighting {
+	return sighting{pane: pane, tty: "/dev/pts/1", cwd: "/w", start: start,
+		found: proc.Found{Agent: "claude", PID: pid, Argv: []string{"claude"}}}
+}
+
+// --watch writes downs, then ups; a pane whose process changed (a new pid,
+// or the same pid reused by a new process) is a down and an up.
+func TestDiff(t *testing.T) {
+	var out bytes.Buffer
+	d := &detector{out: cli.NewWriter(&out), now: func() time.Time { return time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC) }}
+	s := &scanner{d: d, info: noInfo{}}
+	before := map[string]sighting{"%1": sight("%1", 10, 1), "%2": sight("%2", 20, 1), "%3": sight("%3", 30, 1)}
+	after := map[string]sighting{"%1": sight("%1", 10, 1), "%2": sight("%2", 20, 2), "%10": sight("%10", 40, 1)}
+	if err := s.diff(before, after); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var e event.Event
+		if err := event.Decode([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Kind+" "+e.Pane+" "+e.T.Format("15:04"))
+	}
+	want := []string{"proc.down %2 03:00", "proc.down %3 03:00", "proc.up %2 02:00", "proc.up %10 02:00"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// The same process seen again is the same event.
+	a, b := s.procEvent(event.ProcUp, sight("%1", 10, 1), time.Time{}), s.procEvent(event.ProcUp, sight("%1", 10, 1), time.Time{})
+	if a.ID != b.ID || a.ID == s.procEvent(event.ProcUp, sight("%1", 10, 2), time.Time{}).ID {
+		t.Error("proc.up ids must follow the process identity")
+	}
+}
+
+// The hand-written default is the documented template.
+func TestDefaultSegment(t *testing.T) {
+	tmpl := template.Must(template.New("").Parse(defaultFormat))
+	for _, d := range []segmentData{
+		{Event: event.Event{Agent: "claude"}, Icon: "⏳", Detail: "Bash"},
+		{Event: event.Event{Agent: "claude"}, Icon: "❓"},
+		{Event: event.Event{Agent: "codex"}},
+	} {
+		var a, b bytes.Buffer
+		tmpl.Execute(&a, d)
+		defaultSegment(&b, &d)
+		if a.String() != b.String() {
+			t.Errorf("template %q, by hand %q", a.String(), b.String())
+		}
+	}
+}

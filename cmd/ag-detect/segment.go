@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strings"
+	"text/template"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/filters/state"
+)
+
+// defaultFormat gives "claude ⏳ Bash", "claude ❓", "claude ⚙", "claude".
+// defaultSegment writes the same without parsing it on every prompt.
+const defaultFormat = `{{.Agent}}{{with .Icon}} {{.}}{{end}}{{with .Detail}} {{.}}{{end}}`
+
+func defaultSegment(b *bytes.Buffer, d *segmentData) {
+	b.WriteString(d.Agent)
+	for _, s := range []string{d.Icon, d.Detail} {
+		if s != "" {
+			b.WriteByte(' ')
+			b.WriteString(s)
+		}
+	}
+}
+
+// segmentData is what a --format template sees: the state event's fields,
+// plus Icon for the status and Detail (the tool a permission wait is for).
+type segmentData struct {
+	event.Event
+	Icon   string
+	Detail string
+}
+
+// icon is the status (and attention) at a glance; idle has none.
+func icon(s *event.Event) string {
+	switch s.Status {
+	case event.StatusWaiting:
+		switch s.Attention {
+		case event.AttnQuestion:
+			return "❓"
+		case event.AttnPlan:
+			return "📋"
+		}
+		return "⏳"
+	case event.StatusWorking:
+		return "⚙"
+	case event.StatusDone:
+		return "✓"
+	case event.StatusFailed:
+		return "✗"
+	}
+	return ""
+}
+
+// paneLines keeps, of a state file, the sessions array's opening and the
+// sessions that name pane: the file holds one session per line, and a
+// prompt should not decode every session of the machine to show one.
+func paneLines(b []byte, pane string) []byte {
+	start := bytes.Index(b, []byte(`"sessions":[`))
+	if start < 0 {
+		return b // let state.Parse say what is wrong
+	}
+	needle := []byte(`"pane":"` + pane + `"`)
+	out := make([]byte, 0, 1024)
+	out = append(out, `{"sessions":[`...)
+	for _, line := range bytes.Split(b[start+len(`"sessions":[`):], []byte("\n")) {
+		if bytes.Contains(line, needle) {
+			out = append(out, '\n')
+			out = append(out, line...)
+		}
+	}
+	return append(out, "\n]}\n"...)
+}
+
+// segment is --pane: the fast path a prompt or status line runs. It reads
+// $TMUX_PANE and the state file, and nothing else: no tmux, no /proc.
+func (d *detector) segment(pane string) int {
+	var tmpl *template.Template // nil: the default format, written by hand
+	if d.opts.Format != "" {
+		var err error
+		if tmpl, err = template.New("segment").Option("missingkey=zero").Parse(d.opts.Format); err != nil {
+			d.prog.Errorf("--format: %v", err)
+			return cli.ExitError
+		}
+	}
+	if pane == "" {
+		pane = d.getenv("TMUX_PANE")
+	}
+	if pane == "" {
+		return cli.ExitOK // not in tmux: no pane, no segment
+	}
+	path := d.opts.State
+	if path == "" {
+		path = paths.StateFile(d.getenv)
+	}
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return cli.ExitOK
+	}
+	if err != nil {
+		d.prog.Errorf("%v", err)
+		return cli.ExitError
+	}
+	states, err := state.Parse(paneLines(raw, pane))
+	if err != nil {
+		d.prog.Errorf("%s: %v", path, err)
+		return cli.ExitError
+	}
+	st, ok := state.ForPane(states, pane)
+	if !ok || st.Status == event.StatusGone || st.Status == "" {
+		return cli.ExitOK
+	}
+	data := segmentData{Event: st, Icon: icon(&st)}
+	if st.Status == event.StatusWaiting && (st.Attention == event.AttnPermission || st.Attention == "") {
+		data.Detail = st.Tool
+	}
+	var b bytes.Buffer
+	if tmpl == nil {
+		defaultSegment(&b, &data)
+	} else if err := tmpl.Execute(&b, data); err != nil {
+		d.prog.Errorf("--format: %v", err)
+		return cli.ExitError
+	}
+	line := strings.TrimRight(b.String(), "\n")
+	if line == "" {
+		return cli.ExitOK
+	}
+	if _, err := d.stdout.Write([]byte(line + "\n")); err != nil && !cli.IsClosedPipe(err) {
+		d.prog.Errorf("%v", err)
+		return cli.ExitError
+	}
+	return cli.ExitOK
+}

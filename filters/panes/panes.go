@@ -1,0 +1,329 @@
+// Package panes classifies what an agent's terminal shows: a permission
+// prompt, a question picker, a plan approval, an idle composer or a working
+// spinner. The patterns are data each provider supplies (Rules); this package
+// is the engine that runs them over the bottom of `tmux capture-pane`.
+//
+// A screen state is recognised by an anchor line plus conditions on the lines
+// around it. When several states match — an old prompt left in the scrollback
+// above a fresh idle composer — the one anchored lowest wins, because a
+// terminal UI draws its live region at the bottom. A state may also insist
+// that little follows its anchor (Bottom), so text that scrolled up never
+// counts as what is on screen now.
+package panes
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Kind is what a screen state means for the session.
+type Kind int
+
+const (
+	None Kind = iota // nothing recognised: say nothing
+	Wait             // blocked on the user (Attention says why)
+	Idle             // the empty input composer: positively idle
+	Busy             // working (spinner): never a wait, never idle
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Wait:
+		return "wait"
+	case Idle:
+		return "idle"
+	case Busy:
+		return "busy"
+	}
+	return "none"
+}
+
+// Rules are one agent's screen states, most specific first (on a tie of
+// anchor lines the earlier state wins).
+type Rules struct {
+	Lines  int // lines from the bottom to examine; 0 means 40
+	States []State
+}
+
+// State is one recognisable screen.
+type State struct {
+	Name      string // for tests and --debug: "permission", "idle", ...
+	Kind      Kind
+	Attention string // for Wait: permission, question, plan
+
+	// Needs are lower-case substrings of which at least one must be on the
+	// examined screen for the state to be tried at all: a cheap prefilter,
+	// since most screens are none of most states.
+	Needs  []string
+	Anchor *regexp.Regexp // the line that places the state
+	All    []Near         // each must match a line in its range
+	Any    []Near         // at least one must match, if any are given
+	None   []Near         // none may match
+	// Bottom is how many non-blank lines may follow the anchor; 0 means any.
+	Bottom int
+
+	Tool  string     // the pending tool when fixed by the state (AskUserQuestion)
+	Tools []ToolLine // else the nearest tool header above the anchor
+	Text  *Text      // what is pending: the command, question or plan
+}
+
+// Near is a pattern that must (or must not) match a line within From..To
+// lines of the anchor (negative is above, 0 the anchor itself).
+type Near struct {
+	Re       *regexp.Regexp
+	From, To int
+}
+
+// ToolLine names the tool when a line above the anchor (within Within
+// lines) matches Re: Tool, or Re's first group when Tool is empty.
+type ToolLine struct {
+	Re     *regexp.Regexp
+	Tool   string
+	Within int
+}
+
+// Text says where the pending text is: start at the nearest line above the
+// anchor matching From (within Within lines; 0 means the whole examined
+// region), then take up to Lines non-blank lines below it — or above it when
+// Up is set — skipping lines that match Skip and stopping at the anchor or a
+// line matching Stop.
+type Text struct {
+	From   *regexp.Regexp
+	Within int
+	Up     bool
+	Lines  int
+	Skip   *regexp.Regexp
+	Stop   *regexp.Regexp
+	Max    int // clamp in runes; 0 means 500
+}
+
+// Result is what a screen shows.
+type Result struct {
+	Kind      Kind
+	State     string // the matching State's Name
+	Attention string
+	Tool      string
+	Text      string
+	Line      int // the anchor's index in the examined lines
+}
+
+// Classify runs rules over a captured screen.
+func Classify(r *Rules, screen string) Result {
+	lines := Lines(screen, r.Lines)
+	lower := ""
+	best := Result{Line: -1}
+	var bestState *State
+	for i := range r.States {
+		s := &r.States[i]
+		if len(s.Needs) > 0 {
+			if lower == "" {
+				lower = strings.ToLower(strings.Join(lines, "\n"))
+			}
+			if !containsAny(lower, s.Needs) {
+				continue
+			}
+		}
+		at := s.find(lines)
+		if at < 0 || at <= best.Line {
+			continue
+		}
+		best = Result{Kind: s.Kind, State: s.Name, Attention: s.Attention, Line: at}
+		bestState = s
+	}
+	if bestState == nil {
+		return Result{Line: -1}
+	}
+	if bestState.Kind == Wait {
+		best.Tool = bestState.tool(lines, best.Line)
+		if bestState.Text != nil {
+			best.Text = bestState.Text.extract(lines, best.Line)
+		}
+	}
+	return best
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// Lines splits a captured screen into its last n lines (40 when n is 0)
+// after trimming trailing blank lines, each normalised: trailing spaces and
+// the box edges (│) some versions draw around dialogs removed.
+func Lines(screen string, n int) []string {
+	if n <= 0 {
+		n = 40
+	}
+	all := strings.Split(screen, "\n")
+	end := len(all)
+	for end > 0 && strings.TrimSpace(all[end-1]) == "" {
+		end--
+	}
+	start := end - n
+	if start < 0 {
+		start = 0
+	}
+	out := make([]string, 0, end-start)
+	for _, l := range all[start:end] {
+		out = append(out, normalise(l))
+	}
+	return out
+}
+
+func normalise(l string) string {
+	// Claude draws its composer as "❯" + NO-BREAK SPACE; RE2's \s is ASCII.
+	if strings.Contains(l, "\u00a0") {
+		l = strings.ReplaceAll(l, "\u00a0", " ")
+	}
+	l = strings.TrimRight(l, " \t\r")
+	// A dialog box: "│ text   │" → " text". Only strip a matching pair of
+	// edges, so a tree drawing like "│ ├─ file" survives.
+	if strings.HasPrefix(l, "│") && strings.HasSuffix(l, "│") && len(l) > len("│") {
+		l = strings.TrimSuffix(strings.TrimPrefix(l, "│"), "│")
+		l = strings.TrimRight(l, " ")
+		if strings.HasPrefix(l, " │") && strings.HasSuffix(l, "│") { // nested box
+			l = strings.TrimRight(strings.TrimSuffix(strings.TrimPrefix(l, " │"), "│"), " ")
+		}
+	}
+	return l
+}
+
+// find returns the lowest line index where the state is seen, or -1.
+func (s *State) find(lines []string) int {
+	below := 0 // non-blank lines below line i
+	for i := len(lines) - 1; i >= 0; i-- {
+		if s.Bottom > 0 && below > s.Bottom {
+			return -1 // everything further up has even more below it
+		}
+		if s.Anchor.MatchString(lines[i]) && s.holds(lines, i) {
+			return i
+		}
+		if strings.TrimSpace(lines[i]) != "" {
+			below++
+		}
+	}
+	return -1
+}
+
+func (s *State) holds(lines []string, at int) bool {
+	for _, c := range s.All {
+		if !c.matches(lines, at) {
+			return false
+		}
+	}
+	if len(s.Any) > 0 {
+		ok := false
+		for _, c := range s.Any {
+			if c.matches(lines, at) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	for _, c := range s.None {
+		if c.matches(lines, at) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c Near) matches(lines []string, at int) bool {
+	from, to := at+c.From, at+c.To
+	if from < 0 {
+		from = 0
+	}
+	if to > len(lines)-1 {
+		to = len(lines) - 1
+	}
+	for i := from; i <= to; i++ {
+		if c.Re.MatchString(lines[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *State) tool(lines []string, at int) string {
+	if s.Tool != "" {
+		return s.Tool
+	}
+	for i := at; i >= 0; i-- {
+		for _, t := range s.Tools {
+			if at-i > t.Within {
+				continue
+			}
+			if t.Tool != "" {
+				if t.Re.MatchString(lines[i]) {
+					return t.Tool
+				}
+			} else if m := t.Re.FindStringSubmatch(lines[i]); len(m) > 1 {
+				return m[1]
+			}
+		}
+	}
+	return ""
+}
+
+func (t *Text) extract(lines []string, at int) string {
+	start := -1
+	for i := at; i >= 0; i-- {
+		if t.Within > 0 && at-i > t.Within {
+			break
+		}
+		if t.From.MatchString(lines[i]) {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return ""
+	}
+	want := t.Lines
+	if want <= 0 {
+		want = 1
+	}
+	var got []string
+	step, end := 1, at
+	if t.Up {
+		step, end = -1, -1
+	}
+	for i := start + step; i != end && i >= 0 && i < len(lines) && len(got) < want; i += step {
+		l := strings.TrimSpace(lines[i])
+		if t.Stop != nil && t.Stop.MatchString(lines[i]) {
+			break
+		}
+		if l == "" || (t.Skip != nil && t.Skip.MatchString(lines[i])) {
+			continue
+		}
+		got = append(got, l)
+	}
+	if t.Up {
+		for i, j := 0, len(got)-1; i < j; i, j = i+1, j-1 {
+			got[i], got[j] = got[j], got[i]
+		}
+	}
+	max := t.Max
+	if max <= 0 {
+		max = 500
+	}
+	return clamp(strings.Join(got, "\n"), max)
+}
+
+func clamp(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

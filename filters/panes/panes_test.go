@@ -1,0 +1,86 @@
+package panes
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A toy agent: "ASK <what>?" with "[y/n]" below is a wait, "> " with
+// "ready" below is idle, "busy" is working.
+func toyRules() Rules {
+	re := regexp.MustCompile
+	return Rules{Lines: 10, States: []State{
+		{Name: "ask", Kind: Wait, Attention: "permission",
+			Anchor: re(`^ASK .*\?$`),
+			All:    []Near{{Re: re(`\[y/n\]`), From: 1, To: 2}},
+			None:   []Near{{Re: re(`PLAN`), From: -3, To: 3}},
+			Bottom: 3,
+			Tools:  []ToolLine{{Re: re(`^tool: (\w+)$`), Within: 4}, {Re: re(`^shell$`), Tool: "Bash", Within: 5}},
+			Text:   &Text{From: re(`^ASK `), Within: 0, Up: true, Lines: 2, Skip: re(`^-+$`)}},
+		{Name: "idle", Kind: Idle, Anchor: re(`^\s*>$`), All: []Near{{Re: re(`ready`), From: 1, To: 1}}, Bottom: 1},
+		{Name: "busy", Kind: Busy, Anchor: re(`busy`), Bottom: 2},
+	}}
+}
+
+func TestClassify(t *testing.T) {
+	r := toyRules()
+	for _, tc := range []struct {
+		name, screen string
+		want         Result
+	}{
+		{"wait", "tool: Grep\nfirst\n---\nsecond\nASK go?\n[y/n]\n", Result{Kind: Wait, State: "ask", Attention: "permission", Tool: "Grep", Text: "first\nsecond", Line: 4}},
+		{"fixed tool name", "shell\nx\nASK go?\n[y/n]\n", Result{Kind: Wait, State: "ask", Attention: "permission", Tool: "Bash", Text: "shell\nx", Line: 2}},
+		{"tool too far above", "tool: Grep\n0\n1\n2\n3\n4\nASK go?\n[y/n]\n", Result{Kind: Wait, State: "ask", Attention: "permission", Text: "3\n4", Line: 6}},
+		{"condition missing", "ASK go?\nnothing\n", Result{Line: -1}},
+		{"vetoed", "PLAN\nASK go?\n[y/n]\n", Result{Line: -1}},
+		{"too much below", "ASK go?\n[y/n]\na\nb\nc\n", Result{Line: -1}},
+		{"lowest wins", "ASK go?\n[y/n]\n>\nready\n", Result{Kind: Idle, State: "idle", Line: 2}},
+		{"lowest wins, other way", ">\nready\nASK go?\n[y/n]\n", Result{Kind: Wait, State: "ask", Attention: "permission", Text: ">\nready", Line: 2}},
+		{"only the last Lines lines", "ASK go?\n[y/n]\n" + strings.Repeat("\n", 20) + "x\n", Result{Line: -1}},
+		{"trailing blanks ignored", ">\nready\n\n\n\n", Result{Kind: Idle, State: "idle", Line: 0}},
+		{"box edges stripped", "│ >     │\n│ ready │\n", Result{Kind: Idle, State: "idle", Line: 0}},
+		{"no-break space", ">\u00a0\nready\n", Result{Kind: Idle, State: "idle", Line: 0}},
+		{"busy", "work\nbusy\n", Result{Kind: Busy, State: "busy", Line: 1}},
+		{"nothing", "hello\n", Result{Line: -1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Classify(&r, tc.screen); got != tc.want {
+				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLines(t *testing.T) {
+	got := Lines("a\nb\u00a0 \n│ c │\n│ ├─ d\n\n\n", 3)
+	want := []string{"b", " c", "│ ├─ d"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestClamp(t *testing.T) {
+	if got := clamp(strings.Repeat("é", 10), 5); got != "éééé…" {
+		t.Errorf("got %q", got)
+	}
+	if got := clamp("short", 5); got != "short" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{"ASK go?\n[y/n]\n", ">\nready\n", "│", "\u00a0", "busy"} {
+		f.Add(s)
+	}
+	r := toyRules()
+	f.Fuzz(func(t *testing.T, screen string) {
+		got := Classify(&r, screen)
+		if got.Kind == None && got != (Result{Line: -1}) {
+			t.Fatalf("none with fields: %+v", got)
+		}
+		if got.Kind != None && (got.Line < 0 || got.Line >= len(Lines(screen, r.Lines))) {
+			t.Fatalf("anchor line %d out of range", got.Line)
+		}
+	})
+}

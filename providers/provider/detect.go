@@ -1,0 +1,173 @@
+package provider
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/agwatch/ag/filters/panes"
+)
+
+// ProcRules say how an agent's processes look: data, so adding an agent
+// never touches ag-detect. A process is looked at through three tokens,
+// all lower-cased: its executable path, argv[0], and — when argv[0] or the
+// executable is an interpreter (Interpreters) — the script it runs, the
+// first argument that is not a flag. Looking at later arguments would make
+// `vim claude` an agent.
+type ProcRules struct {
+	Names    []string // exact basenames: "claude"
+	Prefixes []string // basename prefixes: "codex-"
+	Paths    []string // substrings of a whole token: "/claude-code/"
+	Not      []string // substrings of any token that veto a match: helpers, plugin hosts
+	// Launcher marks the forms that only start the agent: a process that
+	// matches through a launcher interpreter (Codex: `node …/.bin/codex`)
+	// has the real agent as a child, and the child is reported. Empty for
+	// agents whose interpreter process is the agent itself (Claude's
+	// `node …/cli.js`).
+	LauncherInterpreters []string
+}
+
+// ProcMatch is what a process looked like to ProcRules.Match.
+type ProcMatch struct {
+	OK       bool
+	Launcher bool // matched as a launcher: look for the agent among its children
+}
+
+// Match reports whether a process with executable path exe and argument
+// vector argv is this agent.
+func (r ProcRules) Match(exe string, argv []string) ProcMatch {
+	var toks [3]string
+	n := 0
+	add := func(s string) {
+		if s != "" {
+			toks[n] = strings.ToLower(s)
+			n++
+		}
+	}
+	add(exe)
+	interp := ""
+	if len(argv) > 0 {
+		add(argv[0])
+		if b := base(argv[0]); isOneOf(b, Interpreters()) {
+			interp = b
+		}
+	}
+	if interp == "" && isOneOf(base(strings.ToLower(exe)), Interpreters()) {
+		interp = base(strings.ToLower(exe))
+	}
+	script := ""
+	if interp != "" {
+		script = ScriptArg(argv)
+		add(script)
+	}
+	m := ProcMatch{}
+	for _, t := range toks[:n] {
+		for _, bad := range r.Not {
+			if strings.Contains(t, bad) {
+				return ProcMatch{}
+			}
+		}
+	}
+	for i, t := range toks[:n] {
+		if r.matchToken(t) {
+			m.OK = true
+			// Only the script token makes a launcher: an interpreter process
+			// whose own path says "codex" is the agent.
+			if script != "" && i == n-1 && isOneOf(interp, r.LauncherInterpreters) {
+				m.Launcher = true
+			} else {
+				m.Launcher = false
+				break
+			}
+		}
+	}
+	return m
+}
+
+func (r ProcRules) matchToken(t string) bool {
+	b := base(t)
+	if isOneOf(b, r.Names) {
+		return true
+	}
+	for _, p := range r.Prefixes {
+		if strings.HasPrefix(b, p) {
+			return true
+		}
+	}
+	for _, p := range r.Paths {
+		if strings.Contains(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ScriptArg is the first argument after argv[0] that is not a flag (the
+// script an interpreter runs), or "". Only the first few are looked at.
+func ScriptArg(argv []string) string {
+	for i := 1; i < len(argv) && i < 6; i++ {
+		if a := argv[i]; a != "" && a[0] != '-' {
+			return a
+		}
+	}
+	return ""
+}
+
+func base(s string) string {
+	if s == "" {
+		return ""
+	}
+	return filepath.Base(s)
+}
+
+func isOneOf(s string, list []string) bool {
+	for _, x := range list {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// IsOneOf reports whether the lower-cased basename of path is in list.
+func IsOneOf(path string, list []string) bool {
+	return isOneOf(base(strings.ToLower(path)), list)
+}
+
+// Interpreters run a script named by their first non-flag argument.
+func Interpreters() []string {
+	return []string{"node", "nodejs", "bun", "deno", "tsx"}
+}
+
+// Shells are looked through: when a pane's foreground process is one and
+// matches no agent, its descendants are searched (a wrapper script that runs
+// the agent as a child rather than exec'ing it).
+func Shells() []string {
+	return []string{"sh", "bash", "zsh", "fish", "dash", "ksh", "mksh", "tcsh", "csh", "nu", "pwsh", "elvish", "xonsh"}
+}
+
+// Wrappers are launchers that are no agent themselves and are looked
+// through like shells.
+func Wrappers() []string {
+	return []string{"env", "nice", "nohup", "timeout", "time", "script", "stdbuf", "caffeinate", "direnv",
+		"npx", "npm", "pnpm", "pnpx", "yarn", "bunx", "mise", "asdf", "uv", "uvx", "node", "bun", "deno"}
+}
+
+// HintVar names the environment variable that says which agent runs behind
+// a wrapper ag cannot see through (ssh, docker exec): AG_AGENT=claude. It is
+// read from the process's exec-time environment, only when nothing else
+// matched, trimmed and lower-cased; a value that is no agent id is ignored.
+const HintVar = "AG_AGENT"
+
+// ProcDetector is a provider whose processes ag-detect recognises.
+type ProcDetector interface {
+	Provider
+	ProcRules() ProcRules
+}
+
+// PaneDetector is a provider whose screens ag-detect classifies: text
+// patterns over the bottom of `tmux capture-pane` that tell a permission
+// prompt from a question picker, a plan approval and an idle composer.
+type PaneDetector interface {
+	Provider
+	PaneRules() panes.Rules
+}
