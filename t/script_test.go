@@ -24,7 +24,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/agwatch/ag/cmd/...")
+	// t/notifyd is the test D-Bus notification server the ag-notify scripts use.
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/agwatch/ag/cmd/...", "github.com/agwatch/ag/t/notifyd")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building ./cmd/...:", err)

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agwatch/ag/filters/tmux"
+)
+
+// looker answers "is the user looking at this pane": the pane is active in
+// the active window of a session some client is attached to (one tmux
+// call), and on macOS the terminal app is frontmost. Answers are cached
+// briefly: a burst of states must not become a burst of tmux calls.
+type looker struct {
+	tmux *tmux.Client
+	now  func() time.Time
+	ttl  time.Duration
+
+	mu    sync.Mutex
+	cache map[string]seen
+}
+
+type seen struct {
+	looking bool
+	at      time.Time
+}
+
+func newLooker(t *tmux.Client, now func() time.Time) *looker {
+	return &looker{tmux: t, now: now, ttl: 500 * time.Millisecond, cache: map[string]seen{}}
+}
+
+func (l *looker) Looking(pane string) bool {
+	now := l.now()
+	l.mu.Lock()
+	if s, ok := l.cache[pane]; ok && now.Sub(s.at) < l.ttl {
+		l.mu.Unlock()
+		return s.looking
+	}
+	l.mu.Unlock()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	out, err := l.tmux.Display(ctx, pane, "#{pane_active} #{window_active} #{session_attached}")
+	f := strings.Fields(out)
+	looking := err == nil && len(f) == 3 && f[0] == "1" && f[1] == "1" && f[2] != "0"
+	if looking && isDarwin {
+		looking = terminalFrontmost(ctx)
+	}
+	l.mu.Lock()
+	l.cache[pane] = seen{looking, now}
+	l.mu.Unlock()
+	return looking
+}
+
+// forget drops cached answers older than the ttl, keeping the map small.
+func (l *looker) forget() {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for p, s := range l.cache {
+		if now.Sub(s.at) >= l.ttl {
+			delete(l.cache, p)
+		}
+	}
+}

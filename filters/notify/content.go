@@ -1,0 +1,203 @@
+package notify
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// Kinds of notification; the cooldown is kept per session and kind.
+const (
+	KindWaiting = "waiting"
+	KindDone    = "done"
+	KindFailed  = "failed"
+)
+
+// Button is one action a notification offers: Key is the protocol action
+// (provider.ActApprove, ...), Label what the user reads.
+type Button struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
+}
+
+// Note is one notification, whatever backend shows it. It carries the
+// state's token at offer time: a press quotes it, and ag-keys refuses the
+// press if the session has moved on since.
+type Note struct {
+	Key       string   `json:"-"` // agent + session: one notification per session
+	Kind      string   `json:"kind"`
+	Agent     string   `json:"agent"`
+	Name      string   `json:"name"` // the agent, for people: "Claude Code"
+	Session   string   `json:"session"`
+	Pane      string   `json:"pane,omitempty"`
+	TTY       string   `json:"tty,omitempty"`
+	Cwd       string   `json:"cwd,omitempty"`
+	Branch    string   `json:"branch,omitempty"`
+	Attention string   `json:"attention,omitempty"`
+	Tool      string   `json:"tool,omitempty"`
+	Token     string   `json:"token,omitempty"`
+	Title     string   `json:"title"`
+	Subtitle  string   `json:"subtitle"`       // what happened: "Needs permission: Bash"
+	Body      string   `json:"body,omitempty"` // what is pending, clamped
+	Buttons   []Button `json:"buttons,omitempty"`
+	// Reply is the action a typed reply becomes ("reply" or "answer"),
+	// empty when the agent cannot take one safely here.
+	Reply string `json:"reply,omitempty"`
+	// Urgent notes (waits) should stay on screen until dealt with.
+	Urgent bool `json:"urgent,omitempty"`
+
+	edge string // the state edge it was made for (token, or status fields)
+}
+
+// Text is the note as one line for backends with no separate title.
+func (n *Note) Text() string {
+	s := n.Title + " — " + n.Subtitle
+	if b := Line(n.Body, 0); b != "" {
+		s += ": " + b
+	}
+	return s
+}
+
+// Agents tells the policy about agents: the name people read and the keys
+// that answer them. Nil functions mean "unknown": the id, and no buttons.
+type Agents struct {
+	Name func(agent string) string
+	Keys func(agent string) (provider.KeyMap, bool)
+}
+
+// Build makes the note for a state event about to be notified as kind.
+func (a Agents) Build(kind string, e *event.Event) *Note {
+	n := &Note{
+		Key: key(e), Kind: kind, Agent: e.Agent, Session: e.Session, Pane: e.Pane, TTY: e.TTY,
+		Cwd: e.Cwd, Branch: e.Branch, Attention: e.Attention, Tool: e.Tool, Token: e.Token,
+		edge: edge(e),
+	}
+	n.Name = a.name(e.Agent)
+	n.Title = a.title(n.Name, e)
+	switch kind {
+	case KindWaiting:
+		n.Urgent = true
+		switch e.Attention {
+		case event.AttnQuestion:
+			n.Subtitle = "Has a question"
+		case event.AttnPlan:
+			n.Subtitle = "Plan ready for review"
+		default:
+			n.Subtitle = "Needs permission"
+			if e.Tool != "" {
+				n.Subtitle += ": " + Line(e.Tool, 60)
+			}
+		}
+		n.Body = Clamp(e.Text, WaitLines, WaitChars)
+	case KindDone:
+		n.Subtitle = "Finished"
+		n.Body = Clamp(e.Prompt, DoneLines, DoneChars)
+	case KindFailed:
+		n.Subtitle = "Failed"
+		if r := Line(e.Text, 80); r != "" {
+			n.Subtitle += ": " + r
+		} else if r := Line(e.Reason, 80); r != "" {
+			n.Subtitle += ": " + r
+		}
+		n.Body = Clamp(e.Prompt, DoneLines, DoneChars)
+	}
+	if !ambiguous(e) {
+		a.actions(n, e)
+	}
+	return n
+}
+
+func (a Agents) name(agent string) string {
+	if a.Name != nil {
+		if s := a.Name(agent); s != "" {
+			return s
+		}
+	}
+	return agent
+}
+
+// title is "<Agent> · <project>:<branch>".
+func (a Agents) title(name string, e *event.Event) string {
+	project := ""
+	if e.Cwd != "" {
+		project = filepath.Base(filepath.Clean(e.Cwd))
+	}
+	if project == "" || project == "." || project == string(filepath.Separator) {
+		project = e.Session
+		if len(project) > 8 {
+			project = project[:8]
+		}
+	}
+	where := project
+	if e.Branch != "" {
+		where += ":" + e.Branch
+	}
+	return Line(name+" · "+where, TitleChars)
+}
+
+// actions fills the buttons and reply the agent's key map supports for
+// this wait. Approve and Deny come as a pair or not at all: a lone Approve
+// would leave the user no way to refuse from the banner.
+func (a Agents) actions(n *Note, e *event.Event) {
+	if a.Keys == nil {
+		return
+	}
+	km, ok := a.Keys(e.Agent)
+	if !ok {
+		return
+	}
+	pair := func(ak string, ak2 string, yes, no []string) {
+		if len(yes) > 0 && len(no) > 0 {
+			n.Buttons = []Button{{ak, "Approve"}, {ak2, "Deny"}}
+		}
+	}
+	switch n.Kind {
+	case KindWaiting:
+		switch e.Attention {
+		case event.AttnPlan:
+			pair(provider.ActPlanApprove, provider.ActPlanDeny, km.PlanApprove, km.PlanDeny)
+			if km.PlanPrelude != nil {
+				n.Reply = provider.ActReply
+			}
+		case event.AttnQuestion:
+			if km.AnswerPrelude != nil {
+				n.Reply = provider.ActAnswer
+			}
+		default:
+			pair(provider.ActApprove, provider.ActDeny, km.Approve, km.Deny)
+			if km.PermissionPrelude != nil {
+				n.Reply = provider.ActReply
+			}
+		}
+	case KindDone:
+		if km.FinishedPrelude != nil {
+			n.Reply = provider.ActReply
+		}
+	}
+}
+
+// ambiguous reports a wait the keys cannot be trusted to reach (OpenCode:
+// several server-side sessions waiting behind one pane). ag-fold marks it
+// with "ambiguous":true; such a note is informational only.
+func ambiguous(e *event.Event) bool {
+	x := e.Extra
+	return len(x) > 0 && (strings.Contains(string(x), `"ambiguous":true`) || strings.Contains(string(x), `"ambiguous": true`))
+}
+
+// key is one notification slot per session.
+func key(e *event.Event) string { return e.Agent + "\x00" + e.Session }
+
+// edge identifies the state edge a notification belongs to: the token when
+// ag-fold gave one, else the fields that make one.
+func edge(e *event.Event) string {
+	if e.Token != "" {
+		return e.Token
+	}
+	since := ""
+	if e.Since != nil {
+		since = e.Since.String()
+	}
+	return e.Status + "|" + e.Attention + "|" + e.Tool + "|" + since
+}

@@ -1,0 +1,224 @@
+package notify
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// step is one moment of a timing table: a state arrives (st), the clock
+// ticks (tick: Due is called), or the pane is checked (sweep). at is the
+// arrival time; age how old the state already is when it arrives.
+type step struct {
+	at      time.Duration
+	st      string // "status[/attention]", "" for none
+	session string // default "s1"
+	tok     string // default: derived from status+attention+at
+	age     time.Duration
+	tick    bool
+	sweep   bool
+	look    int // from this step on the user is looking (1) or not (-1)
+	want    string
+}
+
+func stateAt(st step) *event.Event {
+	status, attn, _ := strings.Cut(st.st, "/")
+	sess := st.session
+	if sess == "" {
+		sess = "s1"
+	}
+	e := event.New(event.State, t0.Add(st.at-st.age), "claude", sess)
+	e.Src, e.Status, e.Attention, e.Pane = event.SrcFold, status, attn, "%1"
+	e.Token = st.tok
+	if e.Token == "" {
+		e.Token = fmt.Sprintf("%s.%s.%d", status, attn, st.at.Milliseconds())
+	}
+	return &e
+}
+
+func show(ds []Decision) string {
+	var parts []string
+	for _, d := range ds {
+		s := d.Op.String() + " " + d.Note.Kind + " " + d.Note.Session
+		if d.Reason != "" {
+			s += " " + d.Reason
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func TestPolicyTiming(t *testing.T) {
+	sec := time.Second
+	tests := []struct {
+		name  string
+		steps []step
+	}{
+		{"waiting notifies at once", []step{
+			{at: 0, st: "working"},
+			{at: sec, st: "waiting/permission", want: "deliver waiting s1"},
+		}},
+		{"first sight of a fresh wait notifies", []step{
+			{at: 0, st: "waiting/question", want: "deliver waiting s1"},
+		}},
+		{"the same state again is quiet", []step{
+			{at: 0, st: "waiting/permission", tok: "a", want: "deliver waiting s1"},
+			{at: sec, st: "waiting/permission", tok: "a"},
+		}},
+		{"wait resolved retracts", []step{
+			{at: 0, st: "working"},
+			{at: sec, st: "waiting/permission", want: "deliver waiting s1"},
+			{at: 2 * sec, st: "working", want: "retract waiting s1 resolved"},
+		}},
+		{"a new wait replaces the shown one despite the cooldown", []step{
+			{at: 0, st: "waiting/permission", tok: "a", want: "deliver waiting s1"},
+			{at: sec, st: "waiting/plan", tok: "b", want: "deliver waiting s1"},
+		}},
+		{"cooldown holds back a second wait within 60s", []step{
+			{at: 0, st: "waiting/permission", want: "deliver waiting s1"},
+			{at: sec, st: "working", want: "retract waiting s1 resolved"},
+			{at: 30 * sec, st: "waiting/permission"},
+			{at: 31 * sec, st: "working"},
+			{at: 61 * sec, st: "waiting/permission", want: "deliver waiting s1"},
+		}},
+		{"cooldown is per session", []step{
+			{at: 0, st: "waiting/permission", want: "deliver waiting s1"},
+			{at: sec, st: "waiting/permission", session: "s2", want: "deliver waiting s2"},
+		}},
+		{"cooldown is per kind", []step{
+			{at: 0, st: "working"},
+			{at: sec, st: "waiting/permission", want: "deliver waiting s1"},
+			{at: 2 * sec, st: "working", want: "retract waiting s1 resolved"},
+			{at: 3 * sec, st: "done"},
+			{at: 4 * sec, tick: true, want: "deliver done s1"},
+		}},
+		{"done waits out the debounce", []step{
+			{at: 0, st: "working"},
+			{at: sec, st: "done"},
+			{at: 1500 * time.Millisecond, tick: true},
+			{at: 2 * sec, tick: true, want: "deliver done s1"},
+			{at: 3 * sec, tick: true},
+		}},
+		{"done then working within the debounce is not finished", []step{
+			{at: 0, st: "working"},
+			{at: sec, st: "done"},
+			{at: 1500 * time.Millisecond, st: "working"},
+			{at: 5 * sec, tick: true},
+		}},
+		{"failed after working notifies", []step{
+			{at: 0, st: "working"},
+			{at: sec, st: "failed"},
+			{at: 2 * sec, tick: true, want: "deliver failed s1"},
+		}},
+		{"done without working first is quiet", []step{
+			{at: 0, st: "idle"},
+			{at: sec, st: "done"},
+			{at: 3 * sec, tick: true},
+		}},
+		{"done after waiting is quiet", []step{
+			{at: 0, st: "waiting/permission", want: "deliver waiting s1"},
+			{at: sec, st: "done", want: "retract waiting s1 resolved"},
+			{at: 3 * sec, tick: true},
+		}},
+		{"a shown done is retracted by the next turn", []step{
+			{at: 0, st: "working"},
+			{at: sec, st: "done"},
+			{at: 2 * sec, tick: true, want: "deliver done s1"},
+			{at: 9 * sec, st: "working", want: "retract done s1 resolved"},
+		}},
+		{"a state older than 10s is history", []step{
+			{at: 0, st: "working", age: time.Minute},
+			{at: sec, st: "waiting/permission", age: 11 * sec},
+		}},
+		{"a state 10s old still counts", []step{
+			{at: sec, st: "waiting/permission", age: 10 * sec, want: "deliver waiting s1"},
+		}},
+		{"stale done after working is history too", []step{
+			{at: 0, st: "working", age: time.Hour},
+			{at: sec, st: "done", age: time.Hour},
+			{at: 5 * sec, tick: true},
+		}},
+		{"history then a live wait", []step{
+			{at: 0, st: "waiting/permission", age: time.Hour},
+			{at: sec, st: "working", age: time.Hour},
+			{at: 2 * sec, st: "waiting/permission", want: "deliver waiting s1"},
+		}},
+		{"a stale state still retracts", []step{
+			{at: 0, st: "waiting/permission", want: "deliver waiting s1"},
+			{at: sec, st: "working", age: time.Minute, want: "retract waiting s1 resolved"},
+		}},
+		{"gone retracts", []step{
+			{at: 0, st: "waiting/question", want: "deliver waiting s1"},
+			{at: sec, st: "gone", want: "retract waiting s1 gone"},
+		}},
+		{"quiet while looking", []step{
+			{at: 0, st: "working", look: 1},
+			{at: sec, st: "waiting/permission"},
+		}},
+		{"quiet while looking holds for a debounced done", []step{
+			{at: 0, st: "working"},
+			{at: sec, st: "done", look: 1},
+			{at: 2 * sec, tick: true},
+		}},
+		{"looking at the pane retracts and clears the cooldown", []step{
+			{at: 0, st: "waiting/permission", want: "deliver waiting s1"},
+			{at: sec, sweep: true},
+			{at: 2 * sec, sweep: true, look: 1, want: "retract waiting s1 seen"},
+			{at: 3 * sec, st: "working"},
+			{at: 4 * sec, st: "waiting/permission", look: -1, want: "deliver waiting s1"},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			looking := false
+			p := New(Config{
+				Debounce: DefaultDebounce, Cooldown: DefaultCooldown, MaxAge: DefaultMaxAge,
+				Looking: func(string) bool { return looking },
+			})
+			for i, st := range tc.steps {
+				if st.look != 0 {
+					looking = st.look > 0
+				}
+				now := t0.Add(st.at)
+				var got []Decision
+				switch {
+				case st.tick:
+					got = p.Due(now)
+				case st.sweep:
+					got = p.Sweep(now)
+				default:
+					got = p.Observe(now, stateAt(st))
+				}
+				if s := show(got); s != st.want {
+					t.Errorf("step %d (%+v): got %q; want %q", i, st, s, st.want)
+				}
+			}
+		})
+	}
+}
+
+func TestPolicyNext(t *testing.T) {
+	p := New(Config{Debounce: time.Second})
+	if _, ok := p.Next(); ok {
+		t.Fatal("Next on an empty policy: ok")
+	}
+	p.Observe(t0, stateAt(step{st: "working"}))
+	p.Observe(t0.Add(time.Second), stateAt(step{at: time.Second, st: "done"}))
+	if next, ok := p.Next(); !ok || !next.Equal(t0.Add(2*time.Second)) {
+		t.Fatalf("Next = %v, %v; want %v", next, ok, t0.Add(2*time.Second))
+	}
+}
+
+func TestPolicyIgnoresOtherKinds(t *testing.T) {
+	p := New(Config{})
+	e := stateAt(step{st: "waiting/permission"})
+	e.Kind = event.Wait
+	if got := p.Observe(t0, e); len(got) != 0 {
+		t.Fatalf("Observe(wait event) = %s; want nothing", show(got))
+	}
+}
