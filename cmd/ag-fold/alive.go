@@ -1,0 +1,37 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/agwatch/ag/filters/fold"
+)
+
+// reuseSlack forgives clock skew between a hook's timestamp and the
+// kernel's record of when the process started.
+const reuseSlack = 2 * time.Second
+
+// alive reports whether the process of a session still runs: kill(pid, 0)
+// finds it (EPERM: it exists, owned by someone else), and where the start
+// time is known, it started before the session first named it — else the
+// pid was reused by another process.
+func alive(p fold.Proc) bool {
+	if p.PID <= 0 {
+		return true
+	}
+	if p.Host != "" {
+		if h, err := os.Hostname(); err == nil && h != p.Host {
+			return true // another machine's process: not ours to judge
+		}
+	}
+	err := syscall.Kill(p.PID, 0)
+	if err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	if start, ok := startTime(p.PID); ok && !p.Seen.IsZero() && start.After(p.Seen.Add(reuseSlack)) {
+		return false
+	}
+	return true
+}

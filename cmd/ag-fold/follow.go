@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/state"
+)
+
+// batch is what the reader decoded while input kept coming: events, their
+// raw lines when --pass wants them, and how reading ended (nil: it did not).
+type batch struct {
+	events []event.Event
+	raws   [][]byte
+	err    error
+}
+
+const batchMax = 512
+
+// read decodes stdin in a goroutine, handing over a batch whenever the
+// input pauses (nothing buffered) or batchMax events are waiting, so the
+// fold runs beside the decoding and ticks are not stuck behind a read.
+func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *batch {
+	ch := make(chan *batch, 4)
+	r := f.prog.NewReader(stdin, "<stdin>")
+	go func() {
+		defer close(ch)
+		for {
+			size := 8 // a few events at a time when they trickle in
+			if r.Buffered() {
+				size = batchMax
+			}
+			b := &batch{events: make([]event.Event, 0, size)}
+			for len(b.events) < batchMax {
+				b.events = append(b.events, event.Event{})
+				line, err := r.Next(&b.events[len(b.events)-1])
+				if err != nil {
+					b.events = b.events[:len(b.events)-1]
+					b.err = err
+					break
+				}
+				if f.opts.Pass {
+					raw := make([]byte, len(line)+1)
+					raw[copy(raw, line)] = '\n'
+					b.raws = append(b.raws, raw)
+				}
+				if !r.Buffered() {
+					break
+				}
+			}
+			if b.err != nil {
+				*bad = r.Bad // read by main only after ch is closed
+			}
+			select {
+			case ch <- b:
+			case <-ctx.Done():
+				return
+			}
+			if b.err != nil {
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// follow folds stdin until it ends, writing states as they change. Three
+// goroutines share the work: one decodes, this one folds, one encodes and
+// writes, so each event's cost is spread over the machine's cores.
+func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
+	bad := 0
+	in := f.read(ctx, stdin, &bad)
+	w := f.startWriter()
+	var tick <-chan time.Time
+	if f.opts.Check > 0 {
+		t := time.NewTicker(f.opts.Check)
+		defer t.Stop()
+		tick = t.C
+	}
+	debounce := time.NewTimer(time.Hour)
+	debounce.Stop()
+	armed := false
+	for {
+		select {
+		case <-ctx.Done():
+			// what is still queued for a reader may never be read: leave it
+			f.save(true)
+			return cli.ExitInterrupted
+		case <-tick:
+			w.send(f.outputs(nil, f.settle()))
+		case <-debounce.C:
+			armed = false
+		case b, ok := <-in:
+			if !ok {
+				in = nil
+				continue
+			}
+			w.send(f.apply(b))
+			if b.err != nil {
+				if !errors.Is(b.err, io.EOF) {
+					f.prog.Errorf("<stdin>: %v", b.err)
+				}
+				w.send(f.outputs(nil, f.settle()))
+				err := w.close()
+				f.save(true)
+				code := f.end(err)
+				if code == cli.ExitOK && (bad > 0 || !errors.Is(b.err, io.EOF)) {
+					code = cli.ExitError // the input had lines that are not events
+				}
+				return code
+			}
+		}
+		if err := w.failed(); err != nil {
+			w.close()
+			return f.end(err)
+		}
+		// The state file: at once when the last write is --debounce old,
+		// else when the timer says so; a long burst still writes it as it goes.
+		if wait := f.save(false); wait > 0 && !armed {
+			debounce.Reset(wait)
+			armed = true
+		}
+	}
+}
+
+// output is one line to write: an input event passed through (raw is its
+// line) or a state.
+type output struct {
+	ev  *event.Event
+	raw []byte
+}
+
+// apply folds one batch and returns what to write, in order.
+func (f *folder) apply(b *batch) []output {
+	// Most events change one state or none: room for one each, so the
+	// large Event values are not copied again as the slices grow.
+	states := make([]event.Event, 0, len(b.events))
+	outs := make([]output, 0, 2*len(b.events))
+	idx := make([]int, 0, 2*len(b.events)) // outs[i] is states[idx[i]]: set once states stop growing
+	for i := range b.events {
+		if f.opts.Pass {
+			outs = append(outs, output{ev: &b.events[i], raw: b.raws[i]})
+			idx = append(idx, -1)
+		}
+		for _, s := range f.fold.Apply(&b.events[i]) {
+			states = append(states, s)
+			outs = append(outs, output{})
+			idx = append(idx, len(states)-1)
+		}
+	}
+	for i, j := range idx {
+		if j >= 0 {
+			outs[i].ev = &states[j]
+		}
+	}
+	return outs
+}
+
+func (f *folder) outputs(outs []output, states []event.Event) []output {
+	for i := range states {
+		outs = append(outs, output{ev: &states[i]})
+	}
+	return outs
+}
+
+// writer encodes and writes outputs in its own goroutine, flushing stdout
+// whenever it has nothing more to write (before it would block).
+type writer struct {
+	ch   chan []output
+	done chan struct{}
+	mu   sync.Mutex
+	err  error
+}
+
+func (f *folder) startWriter() *writer {
+	w := &writer{ch: make(chan []output, 8), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		var err error
+		for outs := range w.ch {
+			for _, o := range outs {
+				if err != nil {
+					break // drain, so the folding side never blocks
+				}
+				if o.raw != nil && !f.filter.Active() {
+					err = f.out.Raw(o.raw)
+				} else {
+					err = f.filter.Write(f.out, o.ev)
+				}
+			}
+			if err == nil && len(w.ch) == 0 {
+				err = f.stdout.Flush()
+			}
+			if err != nil {
+				w.mu.Lock()
+				if w.err == nil {
+					w.err = err
+				}
+				w.mu.Unlock()
+			}
+		}
+		if err == nil {
+			err = f.stdout.Flush()
+		}
+		w.mu.Lock()
+		if w.err == nil {
+			w.err = err
+		}
+		w.mu.Unlock()
+	}()
+	return w
+}
+
+func (w *writer) send(outs []output) {
+	if len(outs) > 0 {
+		w.ch <- outs
+	}
+}
+
+// failed returns the write error, if writing failed.
+func (w *writer) failed() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// close waits until everything sent is written and returns the error.
+func (w *writer) close() error {
+	close(w.ch)
+	<-w.done
+	return w.failed()
+}
+
+// save writes the state file when the states changed since the last write
+// and --debounce has passed (or force); else it returns how long to wait.
+func (f *folder) save(force bool) time.Duration {
+	if f.path == "" || f.fold.Changes() == f.written {
+		return 0
+	}
+	now := f.now()
+	if wait := f.opts.Debounce - now.Sub(f.lastWrite); !force && wait > 0 {
+		return wait
+	}
+	changes := f.fold.Changes()
+	err := state.Write(f.path, now, f.fold.States())
+	f.lastWrite = now
+	if err != nil {
+		if msg := err.Error(); msg != f.stateErr {
+			f.prog.Errorf("state file: %v", err)
+			f.stateErr = msg
+		}
+		return 0
+	}
+	f.written, f.stateErr = changes, ""
+	return 0
+}
+
+// end maps a write error to the exit status: a reader that went away ends
+// the run quietly.
+func (f *folder) end(err error) int {
+	switch {
+	case err == nil:
+		return cli.ExitOK
+	case cli.IsClosedPipe(err):
+		f.save(true)
+		return cli.ExitOK
+	}
+	f.prog.Errorf("%v", err)
+	f.save(true)
+	return cli.ExitError
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,39 @@
+// ag-fold folds agent observations into one state per session: idle,
+// working, waiting (permission, question, plan), done, failed or gone, with
+// the meters, and keeps the state file that prompts and status lines read.
+//
+// Synopsis:
+//
+//	ag-tail --follow | ag-fold [--pass] [--state FILE | --no-state] [--where EXPR] [--jq EXPR]
+//	ag-fold --snapshot [--where EXPR] [--jq EXPR]
+//
+// Description:
+//
+// It reads events on stdin and writes a state event whenever a session's
+// state changes; each carries everything a reader needs (status,
+// attention, tool, since, gen, token, meters), so no reader needs the
+// events before it. The state file is replaced atomically, after each
+// burst of input and at most every --debounce. While stdin is open it
+// checks every --check that the sessions' processes live and marks dead
+// ones gone. With --snapshot it prints the current states once and exits:
+// folded from stdin when stdin is a pipe or file with data, else read from
+// the state file. See ag-fold --help.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+)
+
+func main() {
+	// Every event read and state written is short-lived garbage over a
+	// live heap of a few MB (one state per session): collect less often.
+	debug.SetGCPercent(400)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

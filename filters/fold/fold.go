@@ -1,0 +1,372 @@
+// Package fold turns observations of agents (hook, transcript, pane and
+// process events) into one state per session: idle, working, waiting (with
+// attention and tool), done, failed or gone, plus meters. It is pure: no
+// I/O, and the only clock is the one passed to Tick, so tests drive time.
+//
+// Sources disagree; the rules below say which wins (see the README's
+// ag-fold section for the table):
+//
+//   - An observation older than the one that set the current status does
+//     not change it; at the same moment a hook outranks the transcript.
+//   - Events of a sub-agent (sub) only count in-flight sub-agents: they
+//     never end the main session's wait nor finish its turn.
+//   - The pane may raise a session to waiting and relabel a hook's
+//     permission wait (question, plan); it lowers a hook's wait only by
+//     showing the idle composer when the wait is older than PaneGrace.
+//   - No hook reports a resolved Codex approval: a transcript tool.end
+//     newer than the wait (less HookSlack, or NoHookSlack with no hook)
+//     ends it.
+package fold
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+// Config holds the fold's time windows and memory bounds.
+type Config struct {
+	// PaneGrace is how old a hook's or transcript's wait must be before the
+	// pane showing the idle composer may lower it to idle (Escape on a
+	// permission prompt fires no hook).
+	PaneGrace time.Duration
+	// KeepGone is how long a gone session stays in the states.
+	KeepGone time.Duration
+	// HookSlack and NoHookSlack: how much older than the wait a transcript
+	// tool.end may be and still end it (write-order jitter between files).
+	HookSlack   time.Duration
+	NoHookSlack time.Duration
+	// SameMoment: a hook event this much older than the transcript line of
+	// the same kind that set the status still applies (the hook knows more).
+	SameMoment time.Duration
+	// SeenIDs is how many recent event ids are remembered to fold
+	// duplicates once.
+	SeenIDs int
+}
+
+// Defaults are the windows ag-fold uses unless told otherwise.
+func Defaults() Config {
+	return Config{
+		PaneGrace:   30 * time.Second,
+		KeepGone:    10 * time.Minute,
+		HookSlack:   250 * time.Millisecond,
+		NoHookSlack: 2 * time.Second,
+		SameMoment:  time.Second,
+		SeenIDs:     8192,
+	}
+}
+
+// Folder keeps one state per session. Not safe for concurrent use.
+type Folder struct {
+	cfg      Config
+	sessions map[key]*session
+	seen     seen
+	changes  uint64
+	loose    int // sessions keyed by pane or pid, not yet claimed
+	out      []event.Event
+}
+
+// New returns an empty Folder; zero fields of cfg take the defaults.
+func New(cfg Config) *Folder {
+	d := Defaults()
+	if cfg.PaneGrace <= 0 {
+		cfg.PaneGrace = d.PaneGrace
+	}
+	if cfg.KeepGone <= 0 {
+		cfg.KeepGone = d.KeepGone
+	}
+	if cfg.HookSlack <= 0 {
+		cfg.HookSlack = d.HookSlack
+	}
+	if cfg.NoHookSlack <= 0 {
+		cfg.NoHookSlack = d.NoHookSlack
+	}
+	if cfg.SameMoment <= 0 {
+		cfg.SameMoment = d.SameMoment
+	}
+	if cfg.SeenIDs <= 0 {
+		cfg.SeenIDs = d.SeenIDs
+	}
+	return &Folder{cfg: cfg, sessions: map[key]*session{}, seen: newSeen(cfg.SeenIDs)}
+}
+
+// keys returns the session keys in order: agent, session, pane, pid.
+func (f *Folder) keys() []key {
+	keys := make([]key, 0, len(f.sessions))
+	for k := range f.sessions {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, key.less)
+	return keys
+}
+
+// Changes counts every change to the states (including sessions dropped),
+// so a writer knows when the state file is out of date.
+func (f *Folder) Changes() uint64 { return f.changes }
+
+// Len is the number of sessions kept.
+func (f *Folder) Len() int { return len(f.sessions) }
+
+// States returns every session's current state, ordered by agent, session
+// and pane.
+func (f *Folder) States() []event.Event {
+	keys := f.keys()
+	out := make([]event.Event, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, f.sessions[k].view())
+	}
+	return out
+}
+
+// Proc is a process the fold believes runs a live session: ag-fold checks
+// it and feeds a proc.down back when it died.
+type Proc struct {
+	PID int
+	// Seen is when the pid was first seen for the session: a process with
+	// that pid started after it is a different one (pid reuse).
+	Seen time.Time
+	// Host is the machine the session runs on, when an event said so.
+	Host string
+}
+
+// Procs lists the pids of sessions that are not gone.
+func (f *Folder) Procs() []Proc {
+	var out []Proc
+	for _, s := range f.sessions {
+		if s.st.PID > 0 && s.st.Status != event.StatusGone {
+			out = append(out, Proc{s.st.PID, s.pidSeen, s.st.Host})
+		}
+	}
+	slices.SortFunc(out, func(a, b Proc) int { return a.PID - b.PID })
+	return slices.CompactFunc(out, func(a, b Proc) bool { return a.PID == b.PID })
+}
+
+// key names a session: agent and session id, or for a sighting without a
+// session, its pane (else its pid).
+type key struct {
+	agent, session, pane string
+	pid                  int
+}
+
+func sessionKey(agent, session string) key { return key{agent: agent, session: session} }
+func paneKey(pane string) key              { return key{pane: pane} }
+func pidKey(pid int) key                   { return key{pid: pid} }
+
+// String is the key as it goes into a state's id.
+func (k key) String() string {
+	switch {
+	case k.session != "":
+		return k.agent + "\x00" + k.session
+	case k.pane != "":
+		return "\x00pane\x00" + k.pane
+	}
+	return "\x00pid\x00" + strconv.Itoa(k.pid)
+}
+
+func (k key) less(o key) int {
+	if c := strings.Compare(k.agent, o.agent); c != 0 {
+		return c
+	}
+	if c := strings.Compare(k.session, o.session); c != 0 {
+		return c
+	}
+	if c := strings.Compare(k.pane, o.pane); c != 0 {
+		return c
+	}
+	return k.pid - o.pid
+}
+
+// Apply folds one event and returns the states it changed (valid until the
+// next call). Duplicates (an id seen recently) and kinds the fold does not
+// read change nothing.
+func (f *Folder) Apply(e *event.Event) []event.Event {
+	f.out = f.out[:0]
+	switch e.Kind {
+	case event.State:
+		f.restore(e)
+		return nil
+	case event.Notify, event.Action, event.Keys:
+		return nil
+	}
+	if e.ID != "" && !f.seen.add(e.ID) {
+		return nil
+	}
+	if e.Kind == event.ProcDown && e.Session == "" {
+		f.procDown(e)
+		return f.out
+	}
+	s := f.lookup(e)
+	if s == nil {
+		return nil
+	}
+	f.fold(s, e)
+	f.flush(s, e.T.Time)
+	return f.out
+}
+
+// lookup finds or makes the session e is about. Events without a session
+// (pane and process sightings) go to the live session in the same pane or
+// with the same pid, else to a record keyed by pane (or pid).
+func (f *Folder) lookup(e *event.Event) *session {
+	if e.Session != "" {
+		k := sessionKey(e.Agent, e.Session)
+		s := f.sessions[k]
+		if s == nil {
+			s = newSession(k, e, false)
+			f.sessions[k] = s
+		}
+		f.absorb(s, e)
+		return s
+	}
+	var best *session
+	for _, s := range f.sessions {
+		if s.st.Session == "" || s.st.Status == event.StatusGone ||
+			(e.Agent != "" && s.st.Agent != "" && e.Agent != s.st.Agent) {
+			continue
+		}
+		match := e.Pane != "" && s.st.Pane == e.Pane && (e.PID == 0 || s.st.PID == 0 || s.st.PID == e.PID)
+		if e.Pane == "" && e.PID != 0 && s.st.PID == e.PID {
+			match = true
+		}
+		if match && (best == nil || s.last.After(best.last)) {
+			best = s
+		}
+	}
+	if best != nil {
+		return best
+	}
+	var k key
+	switch {
+	case e.Pane != "":
+		k = paneKey(e.Pane)
+	case e.PID != 0 && e.Kind == event.ProcUp:
+		k = pidKey(e.PID)
+	default:
+		return nil // nothing to key it by
+	}
+	s := f.sessions[k]
+	if s == nil {
+		s = newSession(k, e, true)
+		f.sessions[k] = s
+		f.loose++
+	}
+	return s
+}
+
+// absorb retires the pane-only or pid-only record a real session now
+// accounts for, taking over what it knew of the process.
+func (f *Folder) absorb(s *session, e *event.Event) {
+	if f.loose == 0 {
+		return
+	}
+	if e.Pane != "" {
+		f.retire(s, e, paneKey(e.Pane))
+	}
+	if e.PID != 0 {
+		f.retire(s, e, pidKey(e.PID))
+	}
+}
+
+func (f *Folder) retire(s *session, e *event.Event, k key) {
+	o := f.sessions[k]
+	if o == nil || (o.st.Agent != "" && e.Agent != "" && o.st.Agent != e.Agent) {
+		return
+	}
+	if s.st.PID == 0 && o.st.PID != 0 {
+		s.st.PID, s.pidSeen = o.st.PID, o.pidSeen
+	}
+	s.keep(&s.st.TTY, o.st.TTY)
+	s.keep(&s.st.Pane, o.st.Pane)
+	s.keep(&s.st.Cwd, o.st.Cwd)
+	o.cause = e.ID
+	o.set(e.T.Time, event.StatusGone, "", "", "", "now session "+e.Session)
+	o.st.Reason = "superseded"
+	f.out = append(f.out, o.emit(e.T.Time))
+	f.drop(k)
+}
+
+func (f *Folder) drop(k key) {
+	if s := f.sessions[k]; s != nil {
+		if s.st.Session == "" {
+			f.loose--
+		}
+		delete(f.sessions, k)
+		f.changes++
+	}
+}
+
+func (f *Folder) flush(s *session, at time.Time) {
+	if s.dirty {
+		f.out = append(f.out, s.emit(at))
+		f.changes++
+	}
+}
+
+// procDown marks every live session of the process gone.
+func (f *Folder) procDown(e *event.Event) {
+	keys := make([]key, 0, 2)
+	for k, s := range f.sessions {
+		if s.st.Status == event.StatusGone {
+			continue
+		}
+		if (e.PID != 0 && s.st.PID == e.PID) || (e.PID == 0 && e.Pane != "" && s.st.Pane == e.Pane) {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, key.less)
+	for _, k := range keys {
+		s := f.sessions[k]
+		f.fold(s, e)
+		f.flush(s, e.T.Time)
+	}
+}
+
+// restore takes a state event in (a state file or ag-fold's own output fed
+// back), unless the fold already knows something newer.
+func (f *Folder) restore(e *event.Event) {
+	if e.Session == "" && e.Pane == "" {
+		return
+	}
+	k := sessionKey(e.Agent, e.Session)
+	if e.Session == "" {
+		k = paneKey(e.Pane)
+	}
+	if s := f.sessions[k]; s != nil && !e.T.After(s.st.T.Time) {
+		return
+	}
+	if f.sessions[k] == nil && e.Session == "" {
+		f.loose++
+	}
+	s := &session{key: k, keyStr: k.String()}
+	s.restore(e)
+	f.sessions[k] = s
+	f.changes++
+}
+
+// Tick applies what time alone decides at now: a hook's wait the pane saw
+// end (the idle composer) lowers to idle once older than PaneGrace, and gone
+// sessions older than KeepGone are dropped.
+func (f *Folder) Tick(now time.Time) []event.Event {
+	f.out = f.out[:0]
+	keys := f.keys()
+	for _, k := range keys {
+		s := f.sessions[k]
+		switch s.st.Status {
+		case event.StatusWaiting:
+			if !s.paneIdleT.IsZero() && now.Sub(s.waitT) >= f.cfg.PaneGrace {
+				s.set(now, event.StatusIdle, "", "", "", "")
+				s.assertT, s.assertSrc, s.assertKind = now, event.SrcPane, event.WaitEnd
+				s.cause = "tick.pane-idle"
+				f.flush(s, now)
+			}
+		case event.StatusGone:
+			if now.Sub(s.goneAt) >= f.cfg.KeepGone {
+				f.drop(k)
+			}
+		}
+	}
+	return f.out
+}

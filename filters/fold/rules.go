@@ -1,0 +1,361 @@
+package fold
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+// The rules: how each kind of event moves a session's state. fresh (in
+// session.go) decides whether an observation is new enough to change the
+// status at all.
+
+// meta keeps what the event says about the session's surroundings.
+func (f *Folder) meta(s *session, e *event.Event) {
+	st := &s.st
+	if e.T.After(s.last) {
+		s.last = e.T.Time
+	}
+	s.keep(&st.Agent, e.Agent)
+	s.keep(&st.Pane, e.Pane)
+	s.keep(&st.TTY, e.TTY)
+	s.keep(&st.Host, e.Host)
+	s.keep(&st.Cwd, e.Cwd)
+	s.keep(&st.Branch, e.Branch)
+	s.keep(&st.Transcript, e.Transcript)
+	if e.PID != 0 && e.PID != st.PID && e.Kind != event.ProcDown {
+		st.PID, s.pidSeen, s.dirty = e.PID, e.T.Time, true
+	}
+	if e.Sub == "" {
+		s.keep(&st.Model, e.Model)
+	}
+}
+
+func (f *Folder) fold(s *session, e *event.Event) {
+	s.cause = e.ID
+	f.meta(s, e)
+	if s.st.Status == "" {
+		s.set(e.T.Time, event.StatusIdle, "", "", "", "")
+	}
+	if e.Sub != "" {
+		f.sub(s, e)
+		return
+	}
+	switch e.Kind {
+	case event.SessionStart:
+		if s.st.Status == event.StatusGone && s.fresh(e, f.cfg.SameMoment) {
+			s.set(e.T.Time, event.StatusIdle, "", "", "", "")
+			s.assert(e)
+		}
+	case event.SessionEnd, event.ProcDown:
+		if s.fresh(e, f.cfg.SameMoment) && s.st.Status != event.StatusGone {
+			reason := e.Reason
+			if reason == "" && e.Kind == event.ProcDown {
+				reason = "process exited"
+			}
+			s.set(e.T.Time, event.StatusGone, "", "", "", reason)
+			s.str(&s.st.Reason, reason)
+			s.assert(e)
+		}
+	case event.TurnStart:
+		if s.fresh(e, f.cfg.SameMoment) {
+			s.set(e.T.Time, event.StatusWorking, "", "", "", "")
+			s.pending(0) // the new run supersedes one left waiting for background agents
+			if e.Run != "" && s.st.Run != "" && e.Run != s.st.Run {
+				s.supersede(s.st.Run)
+			}
+			s.keep(&s.st.Run, e.Run)
+			s.keep(&s.st.Prompt, e.Text)
+			s.assert(e)
+		}
+	case event.ToolStart:
+		if s.fresh(e, f.cfg.SameMoment) && !otherTool(s, e) {
+			s.set(e.T.Time, event.StatusWorking, "", e.Tool, e.ToolID, e.Text)
+			s.assert(e)
+		}
+	case event.ToolEnd:
+		f.toolEnd(s, e)
+	case event.Wait:
+		if e.Src == event.SrcPane {
+			f.paneWait(s, e)
+		} else {
+			f.wait(s, e)
+		}
+	case event.WaitEnd:
+		if e.Src == event.SrcPane {
+			f.paneIdle(s, e)
+		} else if s.st.Status == event.StatusWaiting && s.fresh(e, f.cfg.SameMoment) {
+			s.set(e.T.Time, event.StatusWorking, "", "", "", "")
+			s.assert(e)
+		}
+	case event.TurnEnd:
+		if s.fresh(e, f.cfg.SameMoment) && sameRun(s, e) {
+			if e.Pending > 0 {
+				s.set(e.T.Time, event.StatusWorking, "", "", "", backgroundText(e.Pending))
+				s.pending(e.Pending)
+			} else {
+				s.set(e.T.Time, event.StatusDone, "", "", "", e.Text)
+			}
+			s.assert(e)
+		}
+	case event.TurnFail:
+		if s.fresh(e, f.cfg.SameMoment) && sameRun(s, e) {
+			reason := e.Reason
+			if reason == "" {
+				reason = e.Text
+			}
+			s.set(e.T.Time, event.StatusFailed, "", "", "", reason)
+			s.str(&s.st.Reason, reason)
+			s.assert(e)
+		}
+	case event.Interrupt:
+		if s.fresh(e, f.cfg.SameMoment) && sameRun(s, e) {
+			s.set(e.T.Time, event.StatusIdle, "", "", "", "")
+			s.assert(e)
+		}
+	case event.Meter:
+		f.meter(s, e)
+	case event.ProcUp:
+		// a process runs the session again (resumed)
+		if s.st.Status == event.StatusGone && s.fresh(e, f.cfg.SameMoment) {
+			s.set(e.T.Time, event.StatusIdle, "", "", "", "")
+			s.assert(e)
+		}
+	}
+}
+
+// sameRun: an end that names a run a newer turn.start superseded is about
+// that old run. A run not seen before is new (Claude resumes after
+// background agents under a new prompt_id with no prompt hook): the end is
+// about it, and it becomes the current run.
+func sameRun(s *session, e *event.Event) bool {
+	if e.Run == "" || e.Run == s.st.Run {
+		return true
+	}
+	if slices.Contains(s.oldRuns, e.Run) {
+		return false
+	}
+	if s.st.Run != "" {
+		s.supersede(s.st.Run)
+	}
+	s.str(&s.st.Run, e.Run)
+	return true
+}
+
+func backgroundText(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "waiting for 1 background agent"
+	}
+	return "waiting for " + strconv.Itoa(n) + " background agents"
+}
+
+// otherTool: while waiting for a tool call whose id is known, an event
+// naming another call is about a parallel call and does not end the wait.
+func otherTool(s *session, e *event.Event) bool {
+	return s.st.Status == event.StatusWaiting && s.st.ToolID != "" && e.ToolID != "" && s.st.ToolID != e.ToolID
+}
+
+// toolEnd ends a wait when it is newer than the wait: a hook's by order, a
+// transcript's with slack, since no hook reports that a Codex approval was
+// resolved and the output line is the only evidence.
+func (f *Folder) toolEnd(s *session, e *event.Event) {
+	st := &s.st
+	switch st.Status {
+	case event.StatusWaiting:
+		if otherTool(s, e) {
+			return // a parallel call, not the one waiting for approval
+		}
+		ok := s.fresh(e, f.cfg.SameMoment)
+		if e.Src == event.SrcLog {
+			slack := f.cfg.NoHookSlack
+			if s.waitSrc == event.SrcHook {
+				slack = f.cfg.HookSlack
+			}
+			ok = !e.T.Before(s.waitT.Add(-slack))
+		}
+		if ok {
+			s.set(e.T.Time, event.StatusWorking, "", "", "", "")
+			s.assert(e)
+		}
+	case event.StatusWorking:
+		if !s.fresh(e, f.cfg.SameMoment) {
+			return
+		}
+		if e.ToolID == st.ToolID || (st.ToolID == "" || e.ToolID == "") && (e.Tool == "" || e.Tool == st.Tool) {
+			s.set(e.T.Time, event.StatusWorking, "", "", "", st.Text)
+			if st.Pending == 0 {
+				s.str(&st.Text, "")
+			}
+		}
+		s.assert(e)
+	}
+}
+
+func (f *Folder) wait(s *session, e *event.Event) {
+	if !s.fresh(e, f.cfg.SameMoment) {
+		return
+	}
+	st := &s.st
+	attn := e.Attention
+	if attn == "" {
+		attn = event.AttnPermission
+	}
+	s.assert(e)
+	// Claude's Notification for a prompt a PermissionRequest already
+	// reported (or for an AskUserQuestion the pane already named) says
+	// only "permission": it adds nothing.
+	if st.Status == event.StatusWaiting && attn == event.AttnPermission && e.Tool == "" {
+		return
+	}
+	s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, e.ToolID, e.Text)
+	s.waitT, s.waitSrc, s.paneIdleT, s.preWait = e.T.Time, e.Src, time.Time{}, ""
+}
+
+// paneWait: a prompt on screen raises a session to waiting, and names what
+// a hook cannot tell apart (permission, question or plan).
+func (f *Folder) paneWait(s *session, e *event.Event) {
+	st := &s.st
+	attn := e.Attention
+	if attn == "" {
+		attn = event.AttnPermission
+	}
+	switch st.Status {
+	case event.StatusWaiting:
+		if e.T.Before(s.waitT) {
+			return
+		}
+		s.paneIdleT = time.Time{} // the prompt is still there
+		if attn != st.Attention && (st.Attention == event.AttnPermission || s.waitSrc == event.SrcPane) {
+			s.set(e.T.Time, event.StatusWaiting, attn, st.Tool, st.ToolID, pick(e.Text, st.Text))
+		}
+	case event.StatusWorking, event.StatusIdle, event.StatusDone:
+		if e.T.Before(s.assertT) {
+			return // the screen is older than what we know
+		}
+		prev := st.Status
+		s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, e.ToolID, e.Text)
+		s.waitT, s.waitSrc, s.paneIdleT, s.preWait = e.T.Time, event.SrcPane, time.Time{}, prev
+		s.assert(e)
+	}
+}
+
+// paneIdle: the idle composer is on screen. A wait the pane raised ends at
+// once; a hook's wait only once it is older than PaneGrace (Escape fires no
+// hook), here or at a later Tick.
+func (f *Folder) paneIdle(s *session, e *event.Event) {
+	if s.st.Status != event.StatusWaiting || e.T.Before(s.waitT) {
+		return
+	}
+	if s.waitSrc == event.SrcPane {
+		to := event.StatusIdle
+		if e.Reason != "idle" && s.preWait != "" {
+			to = s.preWait
+		}
+		s.set(e.T.Time, to, "", "", "", "")
+		s.assert(e)
+		return
+	}
+	if e.Reason != "idle" {
+		return
+	}
+	if e.T.Sub(s.waitT) >= f.cfg.PaneGrace {
+		s.set(e.T.Time, event.StatusIdle, "", "", "", "")
+		s.assert(e)
+		return
+	}
+	s.paneIdleT = e.T.Time
+}
+
+// sub folds an event of a sub-agent: it counts in flight, may show an
+// idle or finished parent at work, and never ends the parent's wait or turn.
+func (f *Folder) sub(s *session, e *event.Event) {
+	switch e.Kind {
+	case event.Meter:
+		f.meter(s, e)
+		return
+	case event.ToolEnd, event.TurnEnd, event.TurnFail, event.Interrupt:
+		if e.Kind == event.ToolEnd && e.ToolID != "" {
+			return // a tool inside the sub-agent finished, not the agent
+		}
+		if _, ok := s.subs[e.Sub]; ok {
+			delete(s.subs, e.Sub)
+			if s.st.Pending > 0 && s.st.Status == event.StatusWorking {
+				s.pending(s.st.Pending - 1)
+				s.str(&s.st.Text, backgroundText(s.st.Pending))
+			}
+			// The last sub-agent that alone showed the parent working is
+			// done: back to where the parent was.
+			if len(s.subs) == 0 && s.preSub != "" && s.st.Status == event.StatusWorking && s.st.Pending == 0 {
+				prev := s.preSub
+				s.set(e.T.Time, prev, "", "", "", "")
+				s.assert(e)
+			}
+		}
+		return
+	case event.SessionEnd, event.ProcDown, event.WaitEnd:
+		return
+	}
+	if s.subs == nil {
+		s.subs = map[string]struct{}{}
+	}
+	if len(s.subs) < 1024 {
+		s.subs[e.Sub] = struct{}{}
+	}
+	switch s.st.Status {
+	case event.StatusIdle, event.StatusDone:
+		if e.Kind != event.Wait && e.Kind != event.SessionStart && s.fresh(e, f.cfg.SameMoment) {
+			prev := s.st.Status
+			s.set(e.T.Time, event.StatusWorking, "", "", "", backgroundText(len(s.subs)))
+			s.assert(e)
+			s.preSub = prev
+		}
+	}
+}
+
+// meter adds one response's tokens to the session's total; context, cost
+// and limits are current values and replace.
+func (f *Folder) meter(s *session, e *event.Event) {
+	if e.Tokens != nil && *e.Tokens != (event.Tokens{}) {
+		s.tokens = s.tokens.Add(*e.Tokens)
+		s.hasTok, s.dirty = true, true
+	}
+	if e.Context != nil && e.Sub == "" && !sameContext(s, e.Context) {
+		s.ctx, s.hasCtx, s.dirty = *e.Context, true, true
+		if e.Context.LeftPct != nil {
+			p := *e.Context.LeftPct
+			s.ctx.LeftPct = &p
+		}
+	}
+	if e.CostUSD != nil && (!s.hasCost || s.cost != *e.CostUSD) {
+		s.cost, s.hasCost, s.dirty = *e.CostUSD, true, true
+	}
+	if len(e.Limits) > 0 && !slices.EqualFunc(e.Limits, s.st.Limits, sameLimit) {
+		s.st.Limits, s.dirty = slices.Clone(e.Limits), true
+	}
+}
+
+func sameContext(s *session, c *event.Context) bool {
+	if !s.hasCtx || s.ctx.Used != c.Used || s.ctx.Size != c.Size {
+		return false
+	}
+	a, b := s.ctx.LeftPct, c.LeftPct
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+func sameLimit(a, b event.Limit) bool {
+	return a.Window == b.Window && a.UsedPct == b.UsedPct && a.Minutes == b.Minutes &&
+		(a.ResetsAt == nil) == (b.ResetsAt == nil) && (a.ResetsAt == nil || a.ResetsAt.Equal(b.ResetsAt.Time))
+}
+
+func pick(a, b string) string {
+	if strings.TrimSpace(a) != "" {
+		return a
+	}
+	return b
+}

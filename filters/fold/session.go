@@ -1,0 +1,243 @@
+package fold
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+// session is what the fold knows about one session: the state readers see
+// (st plus the meters kept as values) and the bookkeeping that decides
+// which later observation may change it.
+type session struct {
+	key    key
+	keyStr string      // key.String(), for the state's id
+	st     event.Event // Kind state; the meters and Since live below
+
+	tokenSince time.Time // what st.Token was made of
+	tokenGen   int64
+
+	since   time.Time
+	tokens  event.Tokens
+	hasTok  bool
+	ctx     event.Context
+	hasCtx  bool
+	cost    float64
+	hasCost bool
+
+	// assertT is the source time of the newest event that asserted the
+	// current status (not only edges), assertSrc/assertKind who said it:
+	// an older observation may not undo it.
+	assertT    time.Time
+	assertSrc  string
+	assertKind string
+
+	// The current wait: when and from which source it began, the
+	// newest pane sighting of the idle composer during it, and the status
+	// a pane-raised wait goes back to.
+	waitT     time.Time
+	waitSrc   string
+	paneIdleT time.Time
+	preWait   string
+	// preSub is the status sub-agent activity alone lifted to working.
+	preSub string
+
+	oldRuns []string            // runs a newer one superseded, newest last
+	subs    map[string]struct{} // in-flight sub-agents
+	pidSeen time.Time           // source time the pid was first seen
+	goneAt  time.Time
+	last    time.Time // newest event time, to pick among sessions of one pane
+
+	dirty bool   // something a reader sees changed
+	cause string // id of the event that caused the change
+}
+
+func newSession(k key, e *event.Event, pane bool) *session {
+	s := &session{key: k, keyStr: k.String()}
+	s.st = event.Event{V: event.Version, Kind: event.State, Src: event.SrcFold, Agent: e.Agent}
+	if !pane {
+		s.st.Session = e.Session
+	}
+	return s
+}
+
+func (s *session) str(p *string, v string) {
+	if *p != v {
+		*p = v
+		s.dirty = true
+	}
+}
+
+// keep copies a non-empty value: later events fill in what earlier ones
+// did not know, and never blank it.
+func (s *session) keep(p *string, v string) {
+	if v != "" {
+		s.str(p, v)
+	}
+}
+
+// set moves the session to status with attention, tool and text. since
+// moves only on a status edge; gen bumps when status, attention or tool
+// change, so an action quoting an older token is refused.
+func (s *session) set(at time.Time, status, attn, tool, toolID, text string) {
+	st := &s.st
+	if st.Status != status {
+		if at.After(s.since) {
+			s.since = at
+		}
+		if status == event.StatusGone {
+			s.goneAt = at
+		}
+		if status != event.StatusWaiting {
+			s.waitT, s.waitSrc, s.paneIdleT, s.preWait = time.Time{}, "", time.Time{}, ""
+		}
+	}
+	if st.Status != status || st.Attention != attn || st.Tool != tool {
+		st.Gen++
+		s.dirty = true
+	}
+	s.str(&st.Status, status)
+	s.str(&st.Attention, attn)
+	s.str(&st.Tool, tool)
+	s.str(&st.ToolID, toolID)
+	s.str(&st.Text, text)
+	if status != event.StatusFailed && status != event.StatusGone {
+		s.str(&st.Reason, "")
+	}
+	if status != event.StatusWorking {
+		s.pending(0)
+	}
+}
+
+// supersede remembers that run is over, keeping the last few.
+func (s *session) supersede(run string) {
+	if len(s.oldRuns) == 8 {
+		s.oldRuns = append(s.oldRuns[:0], s.oldRuns[1:]...)
+	}
+	s.oldRuns = append(s.oldRuns, run)
+}
+
+func (s *session) pending(n int) {
+	if s.st.Pending != n {
+		s.st.Pending = n
+		s.dirty = true
+	}
+}
+
+// assert records that e stated the current status.
+func (s *session) assert(e *event.Event) {
+	if !e.T.Time.Before(s.assertT) {
+		s.assertT, s.assertSrc, s.assertKind = e.T.Time, e.Src, e.Kind
+	}
+	if e.Sub == "" {
+		s.preSub = "" // the main thread speaks for itself again
+	}
+}
+
+// fresh reports whether e may change the status: it is newer than what
+// set it, or as new and from a hook (hooks outrank the transcript about
+// the same moment), or a hook's report of the very thing a transcript
+// line already said a moment before (the hook knows more: pending
+// background agents, attention, tool).
+func (s *session) fresh(e *event.Event, sameMoment time.Duration) bool {
+	t := e.T.Time
+	switch {
+	case s.assertT.IsZero() || t.After(s.assertT):
+		return true
+	case t.Equal(s.assertT):
+		return e.Src == event.SrcHook || s.assertSrc != event.SrcHook
+	case e.Src == event.SrcHook && s.assertSrc != event.SrcHook && e.Kind == s.assertKind:
+		return s.assertT.Sub(t) <= sameMoment
+	}
+	return false
+}
+
+// emit returns the state event as a reader sees it, with its own copies
+// of the meters so later folds do not change an event already handed out.
+func (s *session) emit(at time.Time) event.Event {
+	if at.After(s.st.T.Time) {
+		s.st.T = event.At(at)
+	}
+	if s.tokenSince != s.since || s.tokenGen != s.st.Gen || s.st.Token == "" {
+		s.st.Token = strconv.FormatInt(s.since.UnixMilli(), 10) + "." + strconv.FormatInt(s.st.Gen, 10)
+		s.tokenSince, s.tokenGen = s.since, s.st.Gen
+	}
+	cause := s.cause
+	if cause == "" {
+		cause = "t" + s.st.T.String()
+	}
+	s.st.ID = event.MakeID(event.SrcFold, s.keyStr, cause, s.st.Token)
+	s.dirty, s.cause = false, ""
+	return s.view()
+}
+
+// meters holds one emitted state's copies of the pointed-to values, in
+// one allocation.
+type meters struct {
+	since  event.Time
+	tokens event.Tokens
+	ctx    event.Context
+	left   int
+	cost   float64
+}
+
+// view is the state as last emitted.
+func (s *session) view() event.Event {
+	e := s.st
+	m := &meters{since: event.At(s.since)}
+	e.Since = &m.since
+	if s.hasTok {
+		m.tokens = s.tokens
+		e.Tokens = &m.tokens
+	}
+	if s.hasCtx {
+		m.ctx = s.ctx
+		if s.ctx.LeftPct != nil {
+			m.left = *s.ctx.LeftPct
+			m.ctx.LeftPct = &m.left
+		}
+		e.Context = &m.ctx
+	}
+	if s.hasCost {
+		m.cost = s.cost
+		e.CostUSD = &m.cost
+	}
+	return e
+}
+
+// restore replaces what the fold knows with a state event (a state file
+// or an earlier ag-fold's output fed back in).
+func (s *session) restore(e *event.Event) {
+	s.st = *e
+	s.st.Kind, s.st.Src, s.st.Extra = event.State, event.SrcFold, nil
+	s.st.Since, s.st.Tokens, s.st.Context, s.st.CostUSD = nil, nil, nil, nil
+	s.since = e.T.Time
+	if e.Since != nil {
+		s.since = e.Since.Time
+	}
+	s.hasTok, s.hasCtx, s.hasCost = e.Tokens != nil, e.Context != nil, e.CostUSD != nil
+	if s.hasTok {
+		s.tokens = *e.Tokens
+	}
+	if s.hasCtx {
+		s.ctx = *e.Context
+		if e.Context.LeftPct != nil {
+			p := *e.Context.LeftPct
+			s.ctx.LeftPct = &p
+		}
+	}
+	if s.hasCost {
+		s.cost = *e.CostUSD
+	}
+	s.assertT, s.assertSrc, s.assertKind = s.since, event.SrcFold, ""
+	s.waitT, s.waitSrc, s.paneIdleT = time.Time{}, "", time.Time{}
+	if e.Status == event.StatusWaiting {
+		s.waitT, s.waitSrc = s.since, event.SrcFold
+	}
+	if e.Status == event.StatusGone {
+		s.goneAt = s.since
+	}
+	s.pidSeen = s.since
+	s.last = e.T.Time
+}

@@ -1,0 +1,195 @@
+package fold
+
+import (
+	"testing"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+func TestTokens(t *testing.T) {
+	t.Run("since moves only on a status edge, gen on attention or tool", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(ev(event.TurnStart, hook, 1, run("p1")))
+		f.apply(ev(event.Wait, hook, 3, attn("permission"), tool("Bash", "")))
+		w1 := f.state()
+		f.apply(ev(event.Wait, hook, 8, attn("permission"), tool("Write", "")))
+		w2 := f.state()
+		if !w2.Since.Equal(w1.Since.Time) || !w1.Since.Equal(at(3)) {
+			t.Errorf("waiting→waiting moved since: %s → %s", w1.Since, w2.Since)
+		}
+		if w2.Gen <= w1.Gen || w2.Token == w1.Token {
+			t.Errorf("tool swap kept gen %d→%d token %s→%s", w1.Gen, w2.Gen, w1.Token, w2.Token)
+		}
+		f.apply(ev(event.Wait, pn, 9, attn("question")))
+		if w3 := f.state(); w3.Gen <= w2.Gen || w3.Attention != "question" {
+			t.Errorf("relabel kept gen %d→%d (%s)", w2.Gen, w3.Gen, w3.Attention)
+		}
+		want := "1777636803000." // since at(3) in unix ms
+		if got := f.state().Token; got[:len(want)] != want {
+			t.Errorf("token %q, want prefix %q", got, want)
+		}
+	})
+	t.Run("meters change the state but not gen", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(ev(event.TurnStart, hook, 1))
+		before := f.state()
+		out := f.apply(ev(event.Meter, log, 2, toks(10, 5), ctxw(1000, 200000)))
+		if len(out) != 1 {
+			t.Fatalf("meter wrote %d states, want 1", len(out))
+		}
+		if out[0].Gen != before.Gen || out[0].Token != before.Token {
+			t.Errorf("meter bumped gen/token: %s → %s", before.Token, out[0].Token)
+		}
+	})
+	t.Run("an event that changes nothing writes nothing", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(ev(event.TurnStart, hook, 1, run("p1"), text("go")))
+		if out := f.apply(ev(event.TurnStart, log, 1.5, run("p1"), text("go"))); len(out) != 0 {
+			t.Errorf("repeat turn.start wrote %d states", len(out))
+		}
+	})
+}
+
+func TestMeters(t *testing.T) {
+	f := newFolder(t)
+	f.apply(
+		ev(event.TurnStart, hook, 1),
+		ev(event.Meter, log, 2, toks(100, 20), ctxw(5000, 200000), model("claude-opus-4")),
+		ev(event.Meter, log, 3, toks(50, 10), ctxw(7000, 200000)),
+		ev(event.Meter, log, 4, sub("a1"), toks(7, 3), ctxw(99, 100), model("claude-haiku")),
+		ev(event.Meter, log, 4, toks(1000, 1000), id("meter/log/3")), // duplicate of the second
+		ev(event.Meter, event.SrcStatusline, 5, cost(0.5)),
+		ev(event.Meter, event.SrcStatusline, 6, cost(0.75)),
+	)
+	s := f.state()
+	if s.Tokens == nil || *s.Tokens != (event.Tokens{In: 157, Out: 33}) {
+		t.Errorf("tokens %+v, want in 157 out 33 (summed, sub-agent included, duplicate once)", s.Tokens)
+	}
+	if s.Context == nil || s.Context.Used != 7000 || s.Context.Size != 200000 {
+		t.Errorf("context %+v, want the main thread's latest 7000/200000", s.Context)
+	}
+	if s.Model != "claude-opus-4" {
+		t.Errorf("model %q, want the main thread's", s.Model)
+	}
+	if s.CostUSD == nil || *s.CostUSD != 0.75 {
+		t.Errorf("cost %v, want 0.75 (replaced, not summed)", s.CostUSD)
+	}
+	lim := []event.Limit{{Window: "5h", UsedPct: 12.5}}
+	e := ev(event.Meter, event.SrcStatusline, 7)
+	e.Limits = lim
+	f.apply(e)
+	lim[0].UsedPct = 99 // the fold keeps its own copy
+	if got := f.state().Limits; len(got) != 1 || got[0].UsedPct != 12.5 {
+		t.Errorf("limits %+v, want 5h 12.5%%", got)
+	}
+}
+
+func TestContext(t *testing.T) {
+	f := newFolder(t)
+	e := ev(event.SessionStart, hook, 1, pid(77), tty("/dev/pts/3"), pane("%4"), cwd("/src/app"), model("opus"))
+	e.Transcript = "/h/.claude/projects/x/s1.jsonl"
+	f.apply(e,
+		ev(event.TurnStart, log, 2, branch("main"), text("add tests"), run("p1")),
+		ev(event.ToolStart, log, 3, tool("Bash", "t1")),
+	)
+	s := f.state()
+	got := []string{s.Pane, s.TTY, s.Cwd, s.Branch, s.Transcript, s.Model, s.Prompt, s.Run}
+	want := []string{"%4", "/dev/pts/3", "/src/app", "main", "/h/.claude/projects/x/s1.jsonl", "opus", "add tests", "p1"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("field %d = %q, want %q (all: %q)", i, got[i], want[i], got)
+		}
+	}
+	if s.PID != 77 {
+		t.Errorf("pid %d, want 77", s.PID)
+	}
+	if ps := f.Procs(); len(ps) != 1 || ps[0].PID != 77 || !ps[0].Seen.Equal(at(1)) {
+		t.Errorf("Procs() = %+v", ps)
+	}
+}
+
+func TestPaneSightings(t *testing.T) {
+	f := newFolder(t)
+	up := event.New(event.ProcUp, at(1), "claude", "")
+	up.Src, up.PID, up.Pane, up.TTY, up.ID = proc, 500, "%7", "/dev/pts/9", "up"
+	out := f.apply(&up)
+	if len(out) != 1 || out[0].Session != "" || out[0].Pane != "%7" || out[0].Status != "idle" {
+		t.Fatalf("proc.up without a session: %+v", out)
+	}
+	w := event.New(event.Wait, at(2), "claude", "")
+	w.Src, w.Pane, w.Attention, w.ID = pn, "%7", "permission", "w"
+	if out := f.apply(&w); len(out) != 1 || out[0].Status != "waiting" {
+		t.Fatalf("pane wait on a pane-only sighting: %+v", out)
+	}
+	out = f.apply(ev(event.SessionStart, hook, 3, pane("%7"), pid(500)))
+	if len(out) != 2 || out[0].Session != "" || out[0].Status != "gone" || out[0].Reason != "superseded" {
+		t.Fatalf("session in the sighting's pane should retire it: %+v", out)
+	}
+	if f.Len() != 1 {
+		t.Errorf("%d sessions, want 1", f.Len())
+	}
+	if s := f.state(); s.TTY != "/dev/pts/9" || s.PID != 500 {
+		t.Errorf("session did not take over the sighting's tty/pid: %+v", s)
+	}
+	// A pane event without a session now lands on the session of its pane.
+	w2 := event.New(event.Wait, at(4), "claude", "")
+	w2.Src, w2.Pane, w2.Attention, w2.ID = pn, "%7", "question", "w2"
+	f.apply(&w2)
+	if s := f.state(); s.Status != "waiting" || s.Attention != "question" {
+		t.Errorf("pane wait for the session's pane: %s/%s", s.Status, s.Attention)
+	}
+}
+
+func TestGoneKeptThenDropped(t *testing.T) {
+	f := newFolder(t)
+	f.apply(ev(event.TurnStart, hook, 1), ev(event.SessionEnd, hook, 2))
+	other := ev(event.TurnEnd, hook, 3, sess("s2"))
+	f.apply(other)
+	f.tick(2 + 9*60)
+	if f.Len() != 2 {
+		t.Fatalf("gone session dropped before 10 minutes")
+	}
+	before := f.Changes()
+	f.tick(2 + 10*60)
+	if f.Len() != 1 || f.States()[0].Session != "s2" {
+		t.Errorf("after 10 minutes want only the done session s2, have %d", f.Len())
+	}
+	if f.Changes() == before {
+		t.Errorf("dropping a session is a change (the state file must be rewritten)")
+	}
+}
+
+func TestRestore(t *testing.T) {
+	f := newFolder(t)
+	f.apply(ev(event.TurnStart, hook, 1, run("p1")), ev(event.Wait, hook, 2, attn("plan"), tool("ExitPlanMode", "")),
+		ev(event.Meter, log, 2.5, toks(10, 1)))
+	saved := f.States()
+	g := newFolder(t)
+	for i := range saved {
+		g.Apply(&saved[i])
+	}
+	if got, want := g.state(), f.state(); string(event.Marshal(&got)) != string(event.Marshal(&want)) {
+		t.Errorf("restored\n%s\nwant\n%s", event.Marshal(&got), event.Marshal(&want))
+	}
+	// and folding goes on from there: a later tool.end ends the plan wait
+	g.apply(ev(event.ToolEnd, hook, 9, tool("ExitPlanMode", "")))
+	if s := g.state(); s.Status != "working" || s.Tokens.In != 10 {
+		t.Errorf("after restore: %s tokens %+v", s.Status, s.Tokens)
+	}
+}
+
+func TestSeenIsBounded(t *testing.T) {
+	s := newSeen(3)
+	for _, id := range []string{"a", "b", "c"} {
+		if !s.add(id) {
+			t.Fatalf("%s reported as seen", id)
+		}
+	}
+	if s.add("a") {
+		t.Errorf("a not remembered")
+	}
+	s.add("d") // forgets a
+	if !s.add("a") || len(s.ids) != 3 {
+		t.Errorf("ring did not forget the oldest (%d ids kept)", len(s.ids))
+	}
+}
