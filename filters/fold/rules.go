@@ -46,6 +46,12 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	}
 	switch e.Kind {
 	case event.SessionStart:
+		if e.Context != nil && e.Context.Size > s.ctxFloor {
+			s.ctxFloor = e.Context.Size
+			if s.hasCtx && s.ctx.Size < s.ctxFloor {
+				f.setContext(s, s.ctx)
+			}
+		}
 		if s.st.Status == event.StatusGone && s.fresh(e, f.cfg.SameMoment) {
 			s.set(e.T.Time, event.StatusIdle, "", "", "", "")
 			s.assert(e)
@@ -72,6 +78,12 @@ func (f *Folder) fold(s *session, e *event.Event) {
 			s.assert(e)
 		}
 	case event.ToolStart:
+		// A transcript's tool call is no evidence that a wait was answered:
+		// Codex writes it while its prompt is still up, and Claude stamps a
+		// gated call with the time the model asked for it.
+		if s.st.Status == event.StatusWaiting && e.Src == event.SrcLog {
+			return
+		}
 		if s.fresh(e, f.cfg.SameMoment) && !otherTool(s, e) {
 			s.set(e.T.Time, event.StatusWorking, "", e.Tool, e.ToolID, e.Text)
 			s.assert(e)
@@ -97,7 +109,11 @@ func (f *Folder) fold(s *session, e *event.Event) {
 				s.set(e.T.Time, event.StatusWorking, "", "", "", backgroundText(e.Pending))
 				s.pending(e.Pending)
 			} else {
-				s.set(e.T.Time, event.StatusDone, "", "", "", e.Text)
+				text := e.Text
+				if text == "" && s.st.Status == event.StatusDone {
+					text = s.st.Text // the transcript's end after the hook's Stop
+				}
+				s.set(e.T.Time, event.StatusDone, "", "", "", text)
 			}
 			s.assert(e)
 		}
@@ -180,7 +196,11 @@ func (f *Folder) toolEnd(s *session, e *event.Event) {
 			ok = !e.T.Before(s.waitT.Add(-slack))
 		}
 		if ok {
-			s.set(e.T.Time, event.StatusWorking, "", "", "", "")
+			next := event.StatusWorking
+			if e.Reason == "denied" {
+				next = event.StatusIdle // the user said no: the turn stops at the prompt
+			}
+			s.set(e.T.Time, next, "", "", "", "")
 			s.assert(e)
 		}
 	case event.StatusWorking:
@@ -326,11 +346,7 @@ func (f *Folder) meter(s *session, e *event.Event) {
 		s.hasTok, s.dirty = true, true
 	}
 	if e.Context != nil && e.Sub == "" && !sameContext(s, e.Context) {
-		s.ctx, s.hasCtx, s.dirty = *e.Context, true, true
-		if e.Context.LeftPct != nil {
-			p := *e.Context.LeftPct
-			s.ctx.LeftPct = &p
-		}
+		f.setContext(s, *e.Context)
 	}
 	if e.CostUSD != nil && (!s.hasCost || s.cost != *e.CostUSD) {
 		s.cost, s.hasCost, s.dirty = *e.CostUSD, true, true
@@ -338,6 +354,31 @@ func (f *Folder) meter(s *session, e *event.Event) {
 	if len(e.Limits) > 0 && !slices.EqualFunc(e.Limits, s.st.Limits, sameLimit) {
 		s.st.Limits, s.dirty = slices.Clone(e.Limits), true
 	}
+}
+
+// setContext keeps c as the session's context, raised to the size the
+// session declared at its start (see ctxFloor).
+func (f *Folder) setContext(s *session, c event.Context) {
+	if c.LeftPct != nil {
+		p := *c.LeftPct
+		c.LeftPct = &p
+	}
+	if c.Size < s.ctxFloor {
+		c.Size = s.ctxFloor
+		p := LeftPct(c.Used, c.Size)
+		c.LeftPct = &p
+	}
+	s.ctx, s.hasCtx, s.dirty = c, true, true
+}
+
+// LeftPct is the share of a context window left, rounded the way Claude
+// Code shows it: round the used share, then subtract.
+func LeftPct(used, size int64) int {
+	if size <= 0 {
+		return 0
+	}
+	u := (used*100 + size/2) / size
+	return int(100 - min(100, max(0, u)))
 }
 
 func sameContext(s *session, c *event.Context) bool {

@@ -18,13 +18,17 @@ type session struct {
 	tokenSince time.Time // what st.Token was made of
 	tokenGen   int64
 
-	since   time.Time
-	tokens  event.Tokens
-	hasTok  bool
-	ctx     event.Context
-	hasCtx  bool
-	cost    float64
-	hasCost bool
+	since  time.Time
+	tokens event.Tokens
+	hasTok bool
+	ctx    event.Context
+	hasCtx bool
+	// ctxFloor is a context size the session declared when it started
+	// (Claude's "[1m]" model selection): a transcript cannot tell, so a
+	// smaller size from it is raised to this one.
+	ctxFloor int64
+	cost     float64
+	hasCost  bool
 
 	// assertT is the source time of the newest event that asserted the
 	// current status (not only edges), assertSrc/assertKind who said it:

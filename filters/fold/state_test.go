@@ -193,3 +193,28 @@ func TestSeenIsBounded(t *testing.T) {
 		t.Errorf("ring did not forget the oldest (%d ids kept)", len(s.ids))
 	}
 }
+
+func TestContextFloorFromSessionStart(t *testing.T) {
+	f := New(Defaults())
+	start := ev(event.SessionStart, hook, 1)
+	start.Context = &event.Context{Size: 1_000_000} // Claude "[1m]" selected at launch
+	f.Apply(start)
+	m := ev(event.Meter, log, 2)
+	m.Context = &event.Context{Used: 110_000, Size: 200_000} // the transcript cannot tell
+	f.Apply(m)
+	st := f.States()[0]
+	if st.Context == nil || st.Context.Size != 1_000_000 || st.Context.LeftPct == nil || *st.Context.LeftPct != 89 {
+		t.Fatalf("context = %+v; want size 1000000, 89%% left", st.Context)
+	}
+}
+
+func TestLeftPct(t *testing.T) {
+	for _, tc := range []struct {
+		used, size int64
+		want       int
+	}{{0, 200000, 100}, {999, 200000, 100}, {1000, 200000, 99}, {110000, 200000, 45}, {300000, 200000, 0}, {5, 0, 0}} {
+		if got := LeftPct(tc.used, tc.size); got != tc.want {
+			t.Errorf("LeftPct(%d, %d) = %d; want %d", tc.used, tc.size, got, tc.want)
+		}
+	}
+}

@@ -249,7 +249,10 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 			e := newEv(event.ToolEnd)
 			e.Tool, e.ToolID, e.Run, e.ID = p.tools[id], id, p.prompt, id
 			delete(p.tools, id)
-			if b.IsError {
+			switch {
+			case b.Rejected:
+				e.Reason = "denied"
+			case b.IsError:
 				e.Reason = "error"
 			}
 			out(e, false)

@@ -53,7 +53,8 @@ func decodePlain(line []byte, r *record) (bool, error) {
 				continue
 			}
 			b := block{Type: str(bo["type"]), ID: str(bo["id"]), Name: str(bo["name"]),
-				ToolUseID: str(bo["tool_use_id"]), IsError: bo["is_error"] == true, Text: str(bo["text"])}
+				ToolUseID: str(bo["tool_use_id"]), IsError: bo["is_error"] == true, Text: str(bo["text"]),
+				Rejected: rejected(str(bo["content"]))}
 			if in, ok := bo["input"].(map[string]any); ok {
 				var vals [len(summaryKeys)]jstr
 				for i, k := range summaryKeys {

@@ -39,6 +39,7 @@ type message struct {
 type block struct {
 	Type, ID, Name, ToolUseID jstr
 	IsError                   bool
+	Rejected                  bool // tool_result: the user said no at the permission prompt
 	Text                      jstr
 	Summary                   string // tool_use: the most telling input member
 }
@@ -249,4 +250,12 @@ func clampLog(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// rejectedPrefix opens the tool_result Claude writes when the user denies a
+// permission prompt (Escape or "No"); no hook reports that moment.
+const rejectedPrefix = "The user doesn't want to proceed with this tool use"
+
+func rejected(content jstr) bool {
+	return strings.HasPrefix(content.String(), rejectedPrefix)
 }

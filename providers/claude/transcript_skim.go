@@ -389,6 +389,11 @@ func (s *skim) block(b *block, key []byte) (err error) {
 		b.ToolUseID, err = s.jtext()
 	case "is_error":
 		b.IsError, err = s.boolVal()
+	case "content":
+		var j jstr
+		var isStr bool
+		j, isStr, err = s.strVal()
+		b.Rejected = isStr && rejected(j)
 	case "text":
 		b.Text, _, err = s.strVal()
 	case "input":

@@ -138,6 +138,8 @@ func TestParseTable(t *testing.T) {
 			[]string{"meter/116/ctx=111of200000", "tool.start/Bash/"}},
 		{"tool result closes the tool", []string{a(tool, "tool_use"), user(`[{"type":"tool_result","tool_use_id":"toolu_1","content":"x","is_error":true}]`, "")},
 			[]string{"meter/116/ctx=111of200000", "tool.start/Bash/", "tool.end/Bash/error"}},
+		{"a denied permission is told apart from a failed tool", []string{a(tool, "tool_use"), user(`[{"type":"tool_result","tool_use_id":"toolu_1","content":"The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.","is_error":true}]`, "")},
+			[]string{"meter/116/ctx=111of200000", "tool.start/Bash/", "tool.end/Bash/denied"}},
 		{"end_turn ends the turn once", []string{a(`{"type":"text","text":"a"}`, "end_turn"), a(`{"type":"text","text":"b"}`, "end_turn")},
 			[]string{"meter/116/ctx=111of200000", "turn.end/end_turn"}},
 		{"turn_duration ends the turn", []string{`{"type":"system","subtype":"turn_duration","durationMs":5,"isSidechain":false,` + env}, []string{"turn.end/turn_duration"}},
