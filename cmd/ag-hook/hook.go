@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/filters/spool"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// maxPayload bounds what is kept of stdin; the rest is drained so the
+// agent never blocks writing to us. A larger payload is dropped.
+const maxPayload = 256 << 20
+
+// hook runs one hook: payload in, events to the spool, nothing out, exit 0.
+func (c *cmd) hook(h provider.Hooked, print bool) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.debugf("%s: panic: %v", h.ID(), r)
+			code = cli.ExitOK
+		}
+	}()
+	now := c.now()
+	payload, err := io.ReadAll(io.LimitReader(c.stdin, maxPayload+1))
+	if err != nil {
+		c.debugf("%s: reading stdin: %v", h.ID(), err)
+		return cli.ExitOK
+	}
+	if len(payload) > maxPayload {
+		io.Copy(io.Discard, c.stdin)
+		c.debugf("%s: payload larger than %d bytes, dropped", h.ID(), maxPayload)
+		return cli.ExitOK
+	}
+	hc := provider.HookContext{Now: now, Pane: c.env("TMUX_PANE")}
+	hc.PID, hc.TTY = agentProcess(os.Getppid(), h.ProcessNames())
+	hc.Cwd, _ = os.Getwd()
+	if host, err := os.Hostname(); err == nil {
+		hc.Host, _, _ = strings.Cut(host, ".")
+	}
+	events, err := h.MapHook(payload, hc)
+	if err != nil {
+		c.debugf("%s: %v", h.ID(), err)
+		return cli.ExitOK
+	}
+	if len(events) == 0 {
+		return cli.ExitOK
+	}
+	var buf []byte
+	for i := range events {
+		buf = event.AppendJSON(buf, &events[i])
+	}
+	if print {
+		c.stdout.Write(buf)
+		return cli.ExitOK
+	}
+	path := paths.Spool(c.env)
+	if err := spool.Append(path, buf, spool.Max(c.env)); err != nil {
+		c.debugf("%s: spool: %v", h.ID(), err)
+	}
+	return cli.ExitOK
+}
+
+// debugf logs a hook's trouble when $AG_DEBUG is set: to that path when it
+// is absolute, else to ag-hook.log in the state directory. Never stdout
+// (the agent reads it), never stderr (a hook's stderr can reach the user
+// or the model).
+func (c *cmd) debugf(format string, a ...any) {
+	dest := c.env("AG_DEBUG")
+	if dest == "" {
+		return
+	}
+	if !filepath.IsAbs(dest) {
+		dest = filepath.Join(paths.StateDir(c.env), "ag-hook.log")
+	}
+	line := fmt.Sprintf("%s ag-hook[%d]: %s\n", c.now().UTC().Format(event.Layout), os.Getpid(), fmt.Sprintf(format, a...))
+	spool.Append(dest, []byte(line), spool.Max(c.env))
+}

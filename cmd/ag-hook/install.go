@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// install runs `install` (remove false) or `uninstall` (remove true).
+func (c *cmd) install(o installOpts, remove bool) int {
+	verb := "install"
+	if remove {
+		verb = "uninstall"
+	}
+	if len(o.Agent) == 0 {
+		c.prog.Errorf("%s: --agent is required (one of: %s)", verb, strings.Join(hookedIDs(), ", "))
+		return cli.ExitError
+	}
+	ins, ok := c.installers(o.Agent)
+	if !ok {
+		return cli.ExitError
+	}
+	hook, err := c.hookPath(o.Hook)
+	if err != nil {
+		c.prog.Errorf("%s: %v", verb, err)
+		return cli.ExitError
+	}
+	code := cli.ExitOK
+	for _, in := range ins {
+		ie := provider.InstallEnv{Env: c.env, Hook: hook, DryRun: o.DryRun}
+		var res provider.InstallResult
+		if remove {
+			res, err = in.Uninstall(ie)
+		} else {
+			res, err = in.Install(ie)
+		}
+		if err != nil {
+			c.prog.Errorf("%s %s: %v", verb, in.ID(), err)
+			code = cli.ExitError
+			continue
+		}
+		c.report(in.ID(), verb, res, o.DryRun)
+	}
+	return code
+}
+
+// report says what install/uninstall did, for people.
+func (c *cmd) report(id, verb string, res provider.InstallResult, dry bool) {
+	switch {
+	case !res.Changed && verb == "install":
+		fmt.Fprintf(c.stdout, "%s: already installed in %s\n", id, res.Path)
+		return
+	case !res.Changed:
+		fmt.Fprintf(c.stdout, "%s: no ag hooks in %s\n", id, res.Path)
+		return
+	}
+	what := map[string]string{"install": "installed in", "uninstall": "removed from"}[verb]
+	if dry {
+		what = "would be " + what
+	}
+	added, removed := 0, 0
+	for _, a := range res.Actions {
+		if strings.HasPrefix(a, "+") {
+			added++
+		} else {
+			removed++
+		}
+	}
+	var counts []string
+	if added > 0 {
+		counts = append(counts, fmt.Sprintf("%d added", added))
+	}
+	if removed > 0 {
+		counts = append(counts, fmt.Sprintf("%d removed", removed))
+	}
+	fmt.Fprintf(c.stdout, "%s: hooks %s %s (%s)", id, what, res.Path, strings.Join(counts, ", "))
+	if res.Backup != "" {
+		fmt.Fprintf(c.stdout, "; previous version in %s", res.Backup)
+	}
+	fmt.Fprintln(c.stdout)
+	for _, a := range res.Actions {
+		fmt.Fprintf(c.stdout, "  %s\n", a)
+	}
+}
+
+// status prints one line per agent.
+func (c *cmd) status(o statusOpts) int {
+	ins, ok := c.installers(o.Agent)
+	if !ok {
+		return cli.ExitError
+	}
+	hook, err := c.hookPath(o.Hook)
+	if err != nil {
+		c.prog.Errorf("status: %v", err)
+		return cli.ExitError
+	}
+	code := cli.ExitOK
+	for _, in := range ins {
+		st, err := in.Status(provider.InstallEnv{Env: c.env, Hook: hook})
+		if err != nil {
+			c.prog.Errorf("status %s: %v", in.ID(), err)
+			code = cli.ExitError
+			continue
+		}
+		line := fmt.Sprintf("%s: %s (%s)", in.ID(), st.State, st.Path)
+		if len(st.Reasons) > 0 {
+			line += ": " + strings.Join(st.Reasons, "; ")
+		}
+		fmt.Fprintln(c.stdout, line)
+		if st.State != provider.Installed && code == cli.ExitOK {
+			code = cli.ExitNoMatch
+		}
+	}
+	return code
+}
+
+// hookPath is the absolute ag-hook path to write into configs: --hook,
+// else this program.
+func (c *cmd) hookPath(flag string) (string, error) {
+	if flag == "" {
+		return c.self()
+	}
+	return filepath.Abs(flag)
+}
+
+// selfPath is this program's absolute path, as it was run when that names
+// the same file (so a stable symlink such as /usr/local/bin/ag-hook is
+// written rather than the versioned file it points to), else the
+// executable's own path.
+func selfPath(argv0 string) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find this program's path: %w", err)
+	}
+	p := argv0
+	if !strings.Contains(p, "/") {
+		if p, err = exec.LookPath(argv0); err != nil {
+			return exe, nil
+		}
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		a, err1 := os.Stat(abs)
+		b, err2 := os.Stat(exe)
+		if err1 == nil && err2 == nil && os.SameFile(a, b) {
+			return abs, nil
+		}
+	}
+	return exe, nil
+}

@@ -1,0 +1,38 @@
+// ag-hook is the command agents' hooks run, and the tool that installs
+// those hooks into each agent's config.
+//
+// Synopsis:
+//
+//	ag-hook AGENT                  (run by the agent: payload on stdin)
+//	ag-hook install --agent AGENT [--dry-run] [--hook PATH]
+//	ag-hook uninstall --agent AGENT [--dry-run]
+//	ag-hook status [--agent AGENT]
+//
+// Description:
+//
+// `ag-hook claude` reads one Claude Code hook payload on stdin, maps it to
+// ag events (with the agent's pid, tty, tmux pane and cwd) and appends them
+// to the spool, $AG_DIR/spool.ndjson (else $XDG_STATE_HOME/ag/, else
+// ~/.local/state/ag/). It prints nothing and exits 0 on every path — an
+// agent reads a hook's stdout and exit status as decisions — so garbage on
+// stdin or an unwritable spool is logged only when $AG_DEBUG is set.
+//
+// `install`, `uninstall` and `status` edit or read the agent's config
+// (Claude: settings.json in $CLAUDE_CONFIG_DIR or ~/.claude) structurally,
+// touching only the handlers that run ag-hook. Run `ag-hook --help` or
+// `ag-hook --man` for every option.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,125 @@
+// Package spool appends event lines to ag's spool file, the one place
+// every hook writes and ag-tail follows.
+//
+// Many hook processes append at once. Each append is one write(2) on a
+// file opened O_APPEND, which the kernel applies whole at the end of the
+// file, so lines never interleave. Rotation (spool.ndjson → spool.ndjson.1
+// when the file outgrows its limit) is the only step that needs a lock:
+// writers hold a shared flock while they write, the rotator an exclusive
+// one while it renames, and a writer that finds its file renamed under it
+// reopens the path, so no line lands in the rotated file after the rename.
+package spool
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// DefaultMax is the size past which the spool is rotated.
+const DefaultMax = 16 << 20
+
+// MaxEnv overrides DefaultMax (bytes); tests use it to rotate small files.
+const MaxEnv = "AG_SPOOL_MAX"
+
+// Modes of what Append creates: the spool holds prompts and commands.
+const (
+	FileMode fs.FileMode = 0o600
+	DirMode  fs.FileMode = 0o700
+)
+
+// Max is the rotation size from the environment: $AG_SPOOL_MAX if it is a
+// positive number, else DefaultMax.
+func Max(env func(string) string) int64 {
+	if n, err := strconv.ParseInt(env(MaxEnv), 10, 64); err == nil && n > 0 {
+		return n
+	}
+	return DefaultMax
+}
+
+// Rotated is the name a spool is rotated to.
+func Rotated(path string) string { return path + ".1" }
+
+// Append writes lines (one or more whole lines, each ending in '\n') to
+// the spool at path with one write, creating the file (0600) and its
+// directories (0700) when missing, and rotating the file first when the
+// lines would take it past max bytes. It never prints; the caller decides
+// what an error is worth.
+func Append(path string, lines []byte, max int64) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	for range 8 { // each retry means another writer rotated meanwhile
+		f, err := open(path)
+		if err != nil {
+			return err
+		}
+		ok, err := appendTo(f, path, lines, max)
+		f.Close()
+		if ok || err != nil {
+			return err
+		}
+	}
+	return errors.New("spool: rotated under us too many times")
+}
+
+func open(path string) (*os.File, error) {
+	const flags = os.O_WRONLY | os.O_APPEND | os.O_CREATE
+	f, err := os.OpenFile(path, flags, FileMode)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(path), DirMode); err != nil {
+			return nil, err
+		}
+		f, err = os.OpenFile(path, flags, FileMode)
+	}
+	return f, err
+}
+
+// appendTo writes lines to f (path's file when opened) and reports false
+// when f is no longer the file at path, so the caller reopens.
+func appendTo(f *os.File, path string, lines []byte, max int64) (bool, error) {
+	if err := lock(f, false); err != nil {
+		return false, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		unlock(f)
+		return false, err
+	}
+	if !current(fi, path) {
+		unlock(f)
+		return false, nil
+	}
+	if fi.Size() > 0 && fi.Size()+int64(len(lines)) > max {
+		unlock(f)
+		return false, rotate(f, path, max, int64(len(lines)))
+	}
+	_, err = f.Write(lines)
+	unlock(f)
+	return err == nil, err
+}
+
+// current reports whether path still names the file fi describes.
+func current(fi fs.FileInfo, path string) bool {
+	pi, err := os.Stat(path)
+	return err == nil && os.SameFile(fi, pi)
+}
+
+// rotate renames path to path.1 under an exclusive lock, unless another
+// writer already did. The caller then reopens path, a fresh file.
+func rotate(f *os.File, path string, max, adding int64) error {
+	if err := lock(f, true); err != nil {
+		return err
+	}
+	defer unlock(f)
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !current(fi, path) || fi.Size()+adding <= max {
+		return nil // someone else rotated it
+	}
+	return os.Rename(path, Rotated(path))
+}

@@ -1,0 +1,74 @@
+package claude
+
+import (
+	"path/filepath"
+
+	"github.com/agwatch/ag/providers/internal/hookjson"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// HookTimeout is the timeout (seconds) install gives each handler. ag-hook
+// takes milliseconds; the timeout only bounds a wedged disk.
+const HookTimeout = 10
+
+// hookEntries are the hooks install writes. A matcher only where it saves
+// work: Notification runs ag-hook only for the types that mean a wait.
+// Tool events carry "*" (every tool), the form Claude's docs show.
+func hookEntries() []hookjson.Entry {
+	return []hookjson.Entry{
+		{Event: HookSessionStart},
+		{Event: HookUserPromptSubmit},
+		{Event: HookPreToolUse, Matcher: "*"},
+		{Event: HookPermissionRequest, Matcher: "*"},
+		{Event: HookPostToolUse, Matcher: "*"},
+		{Event: HookPostToolUseFailure, Matcher: "*"},
+		{Event: HookNotification, Matcher: "permission_prompt|elicitation_dialog|agent_needs_input"},
+		{Event: HookSubagentStart},
+		{Event: HookSubagentStop},
+		{Event: HookPreCompact},
+		{Event: HookPostCompact},
+		{Event: HookStop},
+		{Event: HookStopFailure},
+		{Event: HookSessionEnd},
+	}
+}
+
+var (
+	_ provider.Hooked    = (*Provider)(nil)
+	_ provider.Installer = (*Provider)(nil)
+)
+
+// ConfigPath is settings.json in $CLAUDE_CONFIG_DIR, else ~/.claude.
+func (*Provider) ConfigPath(env provider.Env) string {
+	dir := env("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		dir = filepath.Join(env("HOME"), ".claude")
+	}
+	return filepath.Join(dir, "settings.json")
+}
+
+// spec is the install for the ag-hook at hook. Claude runs a command
+// string through bash, so the path is single-quoted: spaces survive.
+func (p *Provider) spec(hook string) *hookjson.Spec {
+	return &hookjson.Spec{
+		Entries: hookEntries(),
+		Command: hookjson.Quote(hook) + " " + ID,
+		Timeout: HookTimeout,
+		Owns:    hookjson.OwnedBy("ag-hook", ID),
+	}
+}
+
+// Install adds ag's hooks to settings.json.
+func (p *Provider) Install(ie provider.InstallEnv) (provider.InstallResult, error) {
+	return hookjson.Install(p.ConfigPath(ie.Env), p.spec(ie.Hook), ie.DryRun)
+}
+
+// Uninstall removes ag's hooks (and nothing else) from settings.json.
+func (p *Provider) Uninstall(ie provider.InstallEnv) (provider.InstallResult, error) {
+	return hookjson.Uninstall(p.ConfigPath(ie.Env), p.spec(ie.Hook), ie.DryRun)
+}
+
+// Status reads settings.json.
+func (p *Provider) Status(ie provider.InstallEnv) (provider.InstallStatus, error) {
+	return hookjson.Status(p.ConfigPath(ie.Env), p.spec(ie.Hook))
+}

@@ -1,0 +1,82 @@
+package provider
+
+import (
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+// HookContext is what ag-hook knows about the moment and the process that
+// ran it; MapHook copies it onto every event it returns.
+type HookContext struct {
+	Now  time.Time // the hook's wall clock: every event's "t"
+	PID  int       // the agent's process (found by walking ag-hook's ancestors)
+	TTY  string    // its controlling terminal, "/dev/pts/3"; "" if none
+	Pane string    // $TMUX_PANE, "%12"
+	Cwd  string    // ag-hook's working directory; a payload's own cwd wins
+	Host string    // short host name
+}
+
+// Hooked is an agent whose hooks run `ag-hook <id>` with a payload on stdin.
+type Hooked interface {
+	Provider
+	// MapHook turns one hook payload into the events it means: none for a
+	// hook ag does not map, an error for a payload it cannot read.
+	MapHook(payload []byte, hc HookContext) ([]event.Event, error)
+	// ProcessNames are the comm names of the agent's own process. ag-hook
+	// walks up from its parent and takes the first ancestor with one of
+	// these names as the agent (hooks often run under an `sh -c` wrapper).
+	ProcessNames() []string
+}
+
+// InstallState is what an agent's config says about ag's hooks.
+type InstallState int
+
+const (
+	NotInstalled InstallState = iota // no handler of ours
+	Installed                        // exactly what install would write
+	NeedsRepair                      // ours, but partial, hand-edited, stale or duplicated
+)
+
+func (s InstallState) String() string {
+	switch s {
+	case Installed:
+		return "Installed"
+	case NeedsRepair:
+		return "Needs repair"
+	}
+	return "Not installed"
+}
+
+// InstallEnv is what an Installer needs to know.
+type InstallEnv struct {
+	Env    Env    // HOME, the agent's config-dir variables
+	Hook   string // absolute path of the ag-hook to write into the config
+	DryRun bool   // compute and report, write nothing
+}
+
+// InstallResult says what Install or Uninstall did (or, dry, would do).
+type InstallResult struct {
+	Path    string   // the config file
+	Backup  string   // the backup written before the change; "" if none
+	Changed bool     // the file was (or would be) rewritten
+	Actions []string // one line per change, for people: "+ Stop: '/x/ag-hook' claude"
+}
+
+// InstallStatus is the state of one agent's config, read from the file.
+type InstallStatus struct {
+	State   InstallState
+	Path    string
+	Reasons []string // why NeedsRepair: "Stop: missing", "PreToolUse: 2 handlers"
+}
+
+// Installer is an agent whose config ag-hook can add its hooks to. Every
+// method edits or reads only handlers ag owns and fails, touching nothing,
+// on a file it cannot parse.
+type Installer interface {
+	Provider
+	ConfigPath(env Env) string
+	Install(ie InstallEnv) (InstallResult, error)
+	Uninstall(ie InstallEnv) (InstallResult, error)
+	Status(ie InstallEnv) (InstallStatus, error)
+}
