@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/fold"
 	"github.com/agwatch/ag/filters/paths"
@@ -71,7 +72,7 @@ type folder struct {
 	alive  func(fold.Proc) bool
 	stdout *bufio.Writer
 	out    *cli.Writer
-	filter *cli.EventFilter
+	filter *evfilter.Filter
 	fold   *fold.Folder
 
 	path      string // state file; "" with --no-state
@@ -107,7 +108,7 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	var err error
-	if f.filter, err = cli.NewFilter(f.opts.Filter); err != nil {
+	if f.filter, err = evfilter.New(f.opts.Filter); err != nil {
 		f.prog.Errorf("%v", err)
 		return cli.ExitError
 	}

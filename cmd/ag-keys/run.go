@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/keyplan"
 	"github.com/agwatch/ag/filters/paths"
@@ -88,7 +89,7 @@ type cmd struct {
 	now    func() time.Time
 	sleep  func(context.Context, time.Duration) error
 	out    *cli.Writer
-	filter *cli.EventFilter
+	filter *evfilter.Filter
 	tmux   *tmux.Client
 	// acted remembers session+token pairs already answered in this run: the
 	// state file is rewritten with a debounce, so a second press on the
@@ -125,7 +126,7 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 	if done {
 		return code
 	}
-	f, err := cli.NewFilter(c.opts.Filter)
+	f, err := evfilter.New(c.opts.Filter)
 	if err != nil {
 		c.prog.Errorf("%v", err)
 		return cli.ExitError

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/notify"
 	"github.com/agwatch/ag/filters/tmux"
@@ -78,7 +79,7 @@ type cmd struct {
 	now    func() time.Time
 	self   string // the ag-notify binary a tmux popup runs; "" = this one
 	out    *cli.Writer
-	filter *cli.EventFilter
+	filter *evfilter.Filter
 	tmux   *tmux.Client
 	agents notify.Agents
 	policy *notify.Policy
@@ -140,7 +141,7 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 		}
 		return cli.ExitOK
 	}
-	f, err := cli.NewFilter(c.opts.Filter)
+	f, err := evfilter.New(c.opts.Filter)
 	if err != nil {
 		c.prog.Errorf("%v", err)
 		return cli.ExitError

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/providers"
@@ -55,7 +56,7 @@ type tail struct {
 
 	out     *cli.Writer
 	buf     *lineBuffer
-	filter  *cli.EventFilter
+	filter  *evfilter.Filter
 	meters  map[string]struct{} // meter ids written, across files
 	scratch []byte              // read buffer, shared by all sources
 	err     error               // first write error; ends the run
@@ -103,7 +104,7 @@ func (t *tail) main(ctx context.Context, args []string) int {
 		return cli.ExitError
 	}
 	var err error
-	if t.filter, err = cli.NewFilter(t.opts.Filter); err != nil {
+	if t.filter, err = evfilter.New(t.opts.Filter); err != nil {
 		t.prog.Errorf("%v", err)
 		return cli.ExitError
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 )
 
@@ -284,7 +285,7 @@ func TestDrainAtEndOfData(t *testing.T) {
 	f := newFixture(t)
 	p := f.write(f.home+"/x.log", "a\nb\n")
 	tl := newTail(&f.stdout, &f.stderr, f.env, time.Now)
-	tl.filter, _ = cli.NewFilter(cli.Filter{})
+	tl.filter, _ = evfilter.New(cli.Filter{})
 	s := &source{path: p, parser: &holder{}}
 	if err := s.open(); err != nil {
 		t.Fatal(err)

@@ -128,6 +128,11 @@ func (p *Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, 
 		e := m.ev(event.SessionStart)
 		e.Model = string(pl.Model)
 		e.Text = string(pl.Source)
+		// Only here does Claude say "[1m]": declare the window, so the
+		// transcript's plain model name does not shrink it (see ag-fold).
+		if e.Model != "" {
+			e.Context = &event.Context{Size: ContextWindow(e.Model, 0)}
+		}
 	case HookUserPromptSubmit:
 		e := m.ev(event.TurnStart)
 		e.Text = hookClamp(string(pl.Prompt), maxText)

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -45,8 +44,6 @@ func (*Provider) NewTranscriptParser(path string) provider.TranscriptParser {
 	return NewParser(path)
 }
 
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // Parser turns the lines of one Claude transcript into events.
 //
 // The session is the file's: the stem of <session>.jsonl, or the folder
@@ -85,7 +82,7 @@ func NewParser(path string) *Parser {
 		p.session = filepath.Base(filepath.Dir(filepath.Dir(dir)))
 		p.sub = strings.TrimPrefix(stem, "agent-")
 	}
-	p.fixed = uuidRE.MatchString(p.session)
+	p.fixed = provider.IsUUID(p.session)
 	if !p.fixed {
 		p.session = ""
 	}

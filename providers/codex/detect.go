@@ -52,7 +52,7 @@ func SessionFromArgv(argv []string) string {
 			continue
 		}
 		for _, a := range argv[i+1:] {
-			if uuidRE.MatchString(a) {
+			if provider.IsUUID(a) {
 				return strings.ToLower(a)
 			}
 		}

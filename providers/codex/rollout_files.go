@@ -1,9 +1,9 @@
 package codex
 
 import (
+	"github.com/agwatch/ag/providers/provider"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -16,21 +16,20 @@ import (
 // follower must also stat-poll Codex rollouts.
 const HoldsLogOpen = true
 
-var rolloutName = regexp.MustCompile(`^rollout-.*\.jsonl$`)
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-var uuidTail = regexp.MustCompile(`([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`)
-
 // IsRollout reports whether path names a Codex rollout file.
-func IsRollout(path string) bool { return rolloutName.MatchString(filepath.Base(path)) }
+func IsRollout(path string) bool {
+	b := filepath.Base(path)
+	return strings.HasPrefix(b, "rollout-") && strings.HasSuffix(b, ".jsonl")
+}
 
 // SessionFromPath is the thread id at the end of a rollout's file name
 // (rollout-2026-11-30T02-16-40-<uuid>.jsonl), or "".
 func SessionFromPath(path string) string {
-	m := uuidTail.FindStringSubmatch(filepath.Base(path))
-	if m == nil {
+	b, ok := strings.CutSuffix(filepath.Base(path), ".jsonl")
+	if !ok || len(b) < 36 || !provider.IsUUID(b[len(b)-36:]) {
 		return ""
 	}
-	return strings.ToLower(m[1])
+	return strings.ToLower(b[len(b)-36:])
 }
 
 // Rollouts lists the rollout files under $CODEX_HOME/sessions modified at

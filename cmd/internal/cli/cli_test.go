@@ -94,24 +94,3 @@ func TestWriterClosedPipe(t *testing.T) {
 		t.Errorf("write to a closed pipe = %v; want ErrClosed", err)
 	}
 }
-
-func TestFilter(t *testing.T) {
-	var out bytes.Buffer
-	w := NewWriter(&out)
-	f, err := NewFilter(Filter{Where: `.status == "waiting"`, JQ: `{s: .session}`})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, st := range []string{"working", "waiting"} {
-		e := event.Event{V: 1, Kind: event.State, Session: st, Status: st}
-		if err := f.Write(w, &e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if out.String() != "{\"s\":\"waiting\"}\n" {
-		t.Errorf("output = %q", out.String())
-	}
-	if _, err := NewFilter(Filter{Where: ".["}); err == nil || !strings.HasPrefix(err.Error(), "--where: ") {
-		t.Errorf("bad --where: err = %v", err)
-	}
-}

@@ -1,22 +1,26 @@
-package cli
+// Package evfilter applies --where and --jq (gojq) to events on their way
+// out. It lives apart from cli so programs that read no events (ag-hook,
+// ag-detect --pane) do not link gojq, whose start-up costs ~0.5 ms.
+package evfilter
 
 import (
 	stdjson "encoding/json"
 	"fmt"
 
+	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/jq"
 )
 
-// EventFilter applies --where and --jq to each event on its way out.
-type EventFilter struct {
+// Filter applies --where and --jq to each event on its way out.
+type Filter struct {
 	where *jq.Query
 	jq    *jq.Query
 }
 
 // NewFilter compiles the expressions once; empty ones are skipped.
-func NewFilter(o Filter) (*EventFilter, error) {
-	f := &EventFilter{}
+func New(o cli.Filter) (*Filter, error) {
+	f := &Filter{}
 	var err error
 	if o.Where != "" {
 		if f.where, err = jq.Compile(o.Where); err != nil {
@@ -32,10 +36,10 @@ func NewFilter(o Filter) (*EventFilter, error) {
 }
 
 // Active reports whether any expression was given.
-func (f *EventFilter) Active() bool { return f.where != nil || f.jq != nil }
+func (f *Filter) Active() bool { return f.where != nil || f.jq != nil }
 
 // Write passes e through the filter and writes what comes out.
-func (f *EventFilter) Write(w *Writer, e *event.Event) error {
+func (f *Filter) Write(w *cli.Writer, e *event.Event) error {
 	if !f.Active() {
 		return w.Event(e)
 	}
