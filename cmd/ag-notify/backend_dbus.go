@@ -36,6 +36,7 @@ type dbusBackend struct {
 	conn     *dbus.Conn
 	obj      dbus.BusObject
 	caps     []string
+	owner    string // the server's unique bus name: the only sender of presses we believe
 	byID     map[uint32]*notify.Note
 	bySess   map[string]uint32
 	closed   bool
@@ -101,11 +102,18 @@ func (b *dbusBackend) connect(ctx context.Context) error {
 		conn.Close()
 		return fmt.Errorf("no notification server: %w", err)
 	}
-	if err := conn.AddMatchSignalContext(ctx, dbus.WithMatchObjectPath(fdoPath), dbus.WithMatchInterface(fdoIface)); err != nil {
+	// Only the notification server may press our buttons: any client on
+	// the bus can emit a signal named ActionInvoked.
+	var owner string
+	if err := conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.GetNameOwner", 0, fdoName).Store(&owner); err != nil {
+		conn.Close()
+		return fmt.Errorf("no notification server: %w", err)
+	}
+	if err := conn.AddMatchSignalContext(ctx, dbus.WithMatchSender(fdoName), dbus.WithMatchObjectPath(fdoPath), dbus.WithMatchInterface(fdoIface)); err != nil {
 		conn.Close()
 		return fmt.Errorf("listening for notification signals: %w", err)
 	}
-	b.conn, b.obj, b.caps = conn, obj, caps
+	b.conn, b.obj, b.caps, b.owner = conn, obj, caps, owner
 	b.signals = make(chan *dbus.Signal, 32)
 	conn.Signal(b.signals)
 	b.listenWG.Add(1)
@@ -184,13 +192,20 @@ func (b *dbusBackend) Retract(ctx context.Context, n *notify.Note) (string, erro
 	return strconv.FormatUint(uint64(id), 10), nil
 }
 
+// serverName is the unique bus name of the notification server we talk to.
+func (b *dbusBackend) serverName() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.owner
+}
+
 // listen turns the server's signals into presses. Closed notifications
 // are forgotten so a later retraction does not close an id the server may
 // have given to someone else.
 func (b *dbusBackend) listen(ch <-chan *dbus.Signal) {
 	defer b.listenWG.Done()
 	for sig := range ch {
-		if sig.Path != fdoPath || len(sig.Body) < 2 {
+		if sig.Path != fdoPath || len(sig.Body) < 2 || sig.Sender != b.serverName() {
 			continue
 		}
 		id, _ := sig.Body[0].(uint32)

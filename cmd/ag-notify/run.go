@@ -266,6 +266,9 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 		case r := <-c.results:
 			c.report(r)
 		case p := <-c.presses:
+			if p.note != nil {
+				c.policy.Answered(p.note.Key)
+			}
 			c.emit(actionEvent(c.now(), p))
 		case <-allDone:
 			c.finish(allDone)

@@ -155,6 +155,11 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 func (p *Policy) fire(now time.Time, s *session, n *Note) (Decision, bool) {
 	replacing := s.shown != nil && s.shown.Kind == n.Kind
 	if last, ok := s.last[n.Kind]; ok && !replacing && p.cfg.Cooldown > 0 && now.Sub(last) < p.cfg.Cooldown {
+		if n.Kind == KindWaiting {
+			// A wait is never dropped: it is told when the cooldown ends,
+			// if the session still waits on the same thing by then.
+			s.pending, s.due = n, last.Add(p.cfg.Cooldown)
+		}
 		return Decision{}, false
 	}
 	if n.Pane != "" && p.cfg.Looking != nil && p.cfg.Looking(n.Pane) {
@@ -179,6 +184,15 @@ func (p *Policy) Due(now time.Time) []Decision {
 		}
 	}
 	return out
+}
+
+// Answered says the user answered the session from a notification (a
+// button or a reply): they are engaged with it, so its cooldowns end and
+// the next thing it asks for is told at once.
+func (p *Policy) Answered(key string) {
+	if s := p.sessions[key]; s != nil {
+		clear(s.last)
+	}
 }
 
 // Next is when Due next has something to do; ok is false if never.

@@ -222,3 +222,38 @@ func TestPolicyIgnoresOtherKinds(t *testing.T) {
 		t.Fatalf("Observe(wait event) = %s; want nothing", show(got))
 	}
 }
+
+func TestCooldownDefersAWaitInsteadOfDroppingIt(t *testing.T) {
+	p := New(Config{Cooldown: 60 * time.Second})
+	t0 := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	st := func(sec int, status string) *event.Event {
+		e := event.New(event.State, t0.Add(time.Duration(sec)*time.Second), "claude", "s1")
+		e.Status, e.Attention, e.Tool = status, "", ""
+		if status == event.StatusWaiting {
+			e.Attention, e.Tool = event.AttnPermission, "Bash"
+		}
+		e.Since, e.Gen = event.Ptr(e.T.Time), int64(sec)
+		return &e
+	}
+	at := func(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
+	if d := p.Observe(at(0), st(0, event.StatusWaiting)); len(d) != 1 || d[0].Op != Deliver {
+		t.Fatalf("first wait: %+v", d)
+	}
+	p.Observe(at(5), st(5, event.StatusWorking))
+	if d := p.Observe(at(10), st(10, event.StatusWaiting)); len(d) != 0 {
+		t.Fatalf("second wait inside the cooldown: %+v; want it deferred", d)
+	}
+	if next, ok := p.Next(); !ok || !next.Equal(at(60)) {
+		t.Fatalf("Next = %v %v; want the end of the cooldown", next, ok)
+	}
+	if d := p.Due(at(60)); len(d) != 1 || d[0].Op != Deliver {
+		t.Fatalf("at the end of the cooldown: %+v; want the wait told", d)
+	}
+
+	// Answering from a notification ends the cooldown at once.
+	p.Observe(at(70), st(70, event.StatusWorking))
+	p.Answered(key(st(70, event.StatusWorking)))
+	if d := p.Observe(at(75), st(75, event.StatusWaiting)); len(d) != 1 {
+		t.Fatalf("wait after an answer: %+v; want it told at once", d)
+	}
+}
