@@ -4,6 +4,7 @@ package providers
 
 import (
 	"github.com/agwatch/ag/providers/claude"
+	"github.com/agwatch/ag/providers/codex"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -11,6 +12,7 @@ import (
 func All() []provider.Provider {
 	return []provider.Provider{
 		claude.New(),
+		codex.New(),
 	}
 }
 

@@ -85,16 +85,28 @@ func TestUsageErrors(t *testing.T) {
 func TestRules(t *testing.T) {
 	r := newRules(providers.All())
 	for _, tc := range []struct {
-		exe   string
-		argv  []string
-		agent string
+		exe      string
+		argv     []string
+		agent    string
+		launcher bool
 	}{
-		{"/x/node_modules/@anthropic-ai/claude-code/bin/claude.exe", []string{"/x/node_modules/.bin/claude"}, "claude"},
-		{"/usr/bin/node", []string{"node", "/x/node_modules/@anthropic-ai/claude-code/cli.js"}, "claude"},
-		{"/usr/bin/bash", []string{"-bash"}, ""},
+		{"/x/node_modules/@anthropic-ai/claude-code/bin/claude.exe", []string{"/x/node_modules/.bin/claude"}, "claude", false},
+		{"/usr/bin/node", []string{"node", "/x/node_modules/@anthropic-ai/claude-code/cli.js"}, "claude", false},
+		{"/usr/bin/bash", []string{"-bash"}, "", false},
+		// Codex's npm bin is a node launcher; the native child is the agent.
+		{"/usr/bin/node", []string{"node", "/x/node_modules/.bin/codex", "--no-daemon"}, "codex", true},
+		{"/x/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+			[]string{"/x/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex", "--no-daemon"}, "codex", false},
+		{"/usr/local/bin/codex", []string{"codex", "resume", "01a22a3d-7489-75e1-a18e-a8dc8b3849ac"}, "codex", false},
+		// Codex's own helpers and shared server are never a session.
+		{"/x/bin/codex-code-mode-host", []string{"codex-code-mode-host"}, "", false},
+		{"/h/.codex/packages/app-server-daemon/releases/0.171.0/bin/codex",
+			[]string{"/h/.codex/packages/app-server-daemon/releases/0.171.0/bin/codex", "app-server"}, "", false},
+		{"/h/.codex/plugins/cache/computer-use/1.0/Codex", []string{"Codex"}, "", false},
+		{"/usr/bin/vim", []string{"vim", "codex"}, "", false},
 	} {
-		if got, _ := r.match(tc.exe, tc.argv); got != tc.agent {
-			t.Errorf("match(%q, %q) = %q, want %q", tc.exe, tc.argv, got, tc.agent)
+		if got, l := r.match(tc.exe, tc.argv); got != tc.agent || l != tc.launcher {
+			t.Errorf("match(%q, %q) = %q launcher %t, want %q %t", tc.exe, tc.argv, got, l, tc.agent, tc.launcher)
 		}
 	}
 	if !r.shell("/bin/bash", []string{"-bash"}) || !r.lookThrough("/usr/bin/env", []string{"env"}) || r.lookThrough("/usr/bin/ssh", []string{"ssh"}) {
@@ -103,8 +115,8 @@ func TestRules(t *testing.T) {
 	if r.hint("claude") != "claude" || r.hint("claude-code") != "" || r.hint("") != "" {
 		t.Error("hint accepts only agent ids")
 	}
-	if r.panes["claude"] == nil {
-		t.Error("claude has pane rules")
+	if r.panes["claude"] == nil || r.panes["codex"] == nil {
+		t.Error("claude and codex have pane rules")
 	}
 }
 

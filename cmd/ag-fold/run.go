@@ -37,6 +37,10 @@ question or plan; it lowers a hook's wait only when it shows the idle
 composer and the wait is older than --grace. A transcript tool.end newer
 than a wait ends it (Codex approvals resolve with no hook). Interrupt
 returns to idle; turn.end with pending background agents stays working.
+A session that never learnt its process (no pane, no pid: Codex's shared
+background server runs hooks with no terminal) takes the pane of the one
+pane-only sighting (ag-detect) of its agent in its directory, when exactly
+one fits.
 
 The state file ($AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json) is
 replaced atomically after each burst of input, at most every --debounce,

@@ -65,11 +65,12 @@ func (c *cmd) report(id, verb string, res provider.InstallResult, dry bool) {
 	}
 	added, removed := 0, 0
 	for _, a := range res.Actions {
-		if strings.HasPrefix(a, "+") {
+		switch {
+		case strings.HasPrefix(a, "+"):
 			added++
-		} else {
+		case strings.HasPrefix(a, "-"):
 			removed++
-		}
+		} // "!": a note for the user (Codex's trust reminder), no change
 	}
 	var counts []string
 	if added > 0 {
@@ -99,7 +100,11 @@ func (c *cmd) status(o statusOpts) int {
 		c.prog.Errorf("status: %v", err)
 		return cli.ExitError
 	}
-	code := cli.ExitOK
+	// Named agents must each be Installed. With no --agent every agent is
+	// listed, but one the user never installed for (Not installed) is no
+	// fault: 0 needs at least one Installed and none in need of repair.
+	named := len(o.Agent) > 0
+	code, installed := cli.ExitOK, 0
 	for _, in := range ins {
 		st, err := in.Status(provider.InstallEnv{Env: c.env, Hook: hook})
 		if err != nil {
@@ -112,9 +117,16 @@ func (c *cmd) status(o statusOpts) int {
 			line += ": " + strings.Join(st.Reasons, "; ")
 		}
 		fmt.Fprintln(c.stdout, line)
-		if st.State != provider.Installed && code == cli.ExitOK {
+		switch {
+		case st.State == provider.Installed:
+			installed++
+		case st.State == provider.NotInstalled && !named:
+		case code == cli.ExitOK:
 			code = cli.ExitNoMatch
 		}
+	}
+	if code == cli.ExitOK && installed == 0 {
+		code = cli.ExitNoMatch
 	}
 	return code
 }

@@ -34,15 +34,17 @@ the absolute path of this ag-hook; "uninstall" removes them; "status" says, from
 the file's contents, whether they are Installed, Need repair or are Not
 installed. These edit the file structurally and atomically, keep every other
 key and handler, back it up first (FILE.ag-backup) and refuse, changing
-nothing, a file they cannot parse. Exit status: 0 ok (status: every agent
-installed), 1 (status) something not installed or in need of repair, 2 error.`
+nothing, a file they cannot parse. Exit status: 0 ok, 1 (status) something
+not installed or in need of repair, 2 error. "status" with --agent wants each
+agent named Installed; without, it lists every agent and wants at least one
+Installed and none in need of repair (an agent never installed for is fine).`
 
 type options struct {
 	cli.Common
 }
 
 type installOpts struct {
-	Agent  []string `long:"agent" value-name:"AGENT" description:"the agent whose config to edit (repeatable): claude"`
+	Agent  []string `long:"agent" value-name:"AGENT" description:"the agent whose config to edit (repeatable): claude, codex"`
 	DryRun bool     `long:"dry-run" description:"say what would change, write nothing"`
 	Hook   string   `long:"hook" value-name:"PATH" description:"the ag-hook path to write (default: this program)"`
 }
@@ -108,7 +110,7 @@ func (c *cmd) main(args []string) int {
 	}
 	parser.AddCommand("install", "add ag's hooks to an agent's config", "Adds a handler running this ag-hook to every hook event ag maps, in the agent's config file, keeping everything else. Already installed: nothing changes. Needs repair: only what is wrong is rewritten.", &inst)
 	parser.AddCommand("uninstall", "remove ag's hooks from an agent's config", "Removes every handler whose command runs ag-hook with the agent's name, and nothing else.", &uninst)
-	parser.AddCommand("status", "say whether ag's hooks are installed", "Prints one line per agent: Installed, Needs repair (with why) or Not installed, read from the config file's contents. Exit status 0 when every agent checked is installed, 1 otherwise, 2 on error.", &stat)
+	parser.AddCommand("status", "say whether ag's hooks are installed", "Prints one line per agent: Installed, Needs repair (with why) or Not installed, read from the config file's contents. Exit status 0 when every agent named with --agent is installed (without --agent: at least one is and none needs repair), 1 otherwise, 2 on error.", &stat)
 
 	command, rest, done, code := c.prog.ParseCommand(parser, &opts, args)
 	if h := firstHooked(args); h != nil && (done || command == h.ID()) {

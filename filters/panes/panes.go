@@ -94,7 +94,8 @@ type Text struct {
 	Lines  int
 	Skip   *regexp.Regexp
 	Stop   *regexp.Regexp
-	Max    int // clamp in runes; 0 means 500
+	Cut    *regexp.Regexp // removed from the start of each line taken (Codex's "$ " before a command)
+	Max    int            // clamp in runes; 0 means 500
 }
 
 // Result is what a screen shows.
@@ -302,6 +303,11 @@ func (t *Text) extract(lines []string, at int) string {
 		}
 		if l == "" || (t.Skip != nil && t.Skip.MatchString(lines[i])) {
 			continue
+		}
+		if t.Cut != nil {
+			if m := t.Cut.FindStringIndex(l); m != nil && m[0] == 0 {
+				l = strings.TrimSpace(l[m[1]:])
+			}
 		}
 		got = append(got, l)
 	}

@@ -79,5 +79,8 @@ func TestFoldCodexStream(t *testing.T) {
 	turn = "t2"
 	step("next prompt", hook(9000, `"hook_event_name":"UserPromptSubmit","prompt":"again"`), event.StatusWorking, "")
 	step("permission again", hook(9500, `"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm y"}`), event.StatusWaiting, event.AttnPermission)
+	// 0.171 writes the refused call's output ~20 ms before turn_aborted:
+	// straight to idle, never back through working.
+	step("denied with Escape: the output says so", roll(11980, "response_item", `{"type":"function_call_output","call_id":"c3","output":"Wall time: 0.9 seconds\naborted by user"}`), event.StatusIdle, "")
 	step("denied with Escape: turn_aborted", roll(12000, "event_msg", `{"type":"turn_aborted","turn_id":"t2","reason":"interrupted"}`), event.StatusIdle, "")
 }

@@ -45,10 +45,12 @@ func (*Provider) PaneRules() panes.Rules {
 					{Re: re(`(?i)would you like to run the following command\?`), Tool: "Bash", Within: 40},
 					{Re: re(`(?i)would you like to make the following edits\?`), Tool: "apply_patch", Within: 40},
 				},
-				// The command: the "$ …" line under the heading.
+				// The command: the "$ …" line under the heading, without the
+				// "$ ", so it reads as the hook's text does.
 				Text: &panes.Text{From: heading, Within: 40, Lines: 1,
 					Skip: re(`(?i)^\s*(?:environment|reason|permission rule):`),
-					Stop: re(`^\s*(?:›\s*)?1\.\s`)},
+					Stop: re(`^\s*(?:›\s*)?1\.\s`),
+					Cut:  re(`^\$\s`)},
 			},
 			{
 				Name: "working", Kind: panes.Busy,

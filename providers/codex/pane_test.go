@@ -16,7 +16,7 @@ func TestPaneRules(t *testing.T) {
 		{"idle-start", "idle", "", "", ""},
 		{"idle-after-turn", "idle", "", "", ""},
 		{"working", "working", "", "", ""},
-		{"permission", "permission", "permission", "Bash", "$ touch made-by-codex.txt"},
+		{"permission", "permission", "permission", "Bash", "touch made-by-codex.txt"},
 		{"denied", "idle", "", "", ""}, // the prompt is gone: Escape returned to the composer
 		{"draft", "", "", "", ""},      // a typed draft is neither idle nor a wait
 	} {

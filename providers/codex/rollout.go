@@ -107,6 +107,7 @@ type payload struct {
 	Input     string          `json:"input"`
 	CallID    string          `json:"call_id"`
 	Action    json.RawMessage `json:"action"`
+	Output    json.RawMessage `json:"output"`
 }
 
 // messageMeta is 0.17x's provenance of a message's content parts.
@@ -370,6 +371,9 @@ func (r *Rollout) responseItem(p *payload, t time.Time, key string, out []event.
 		out = r.flush(out)
 		e := r.ev(event.ToolEnd, t, p.CallID, key)
 		e.Tool, e.ToolID = r.tools[p.CallID], p.CallID
+		if userDenied(p.Output) {
+			e.Reason = "denied"
+		}
 		delete(r.tools, p.CallID)
 		out = append(out, e)
 	case "message":
@@ -393,6 +397,23 @@ func (r *Rollout) responseItem(p *payload, t time.Time, key string, out []event.
 		}
 	}
 	return out
+}
+
+// userDenied reports a tool output that says the user refused the call at
+// its approval prompt: 0.171 writes "…\naborted by user" (Escape, "No, and
+// tell Codex what to do differently") some 20 ms before turn_aborted, and
+// older Codex "exec command rejected by user". The fold takes a denied
+// tool.end to idle rather than back to working.
+func userDenied(raw json.RawMessage) bool {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return false
+	}
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[i+1:])
+	}
+	return s == "aborted by user" || strings.HasSuffix(s, "rejected by user")
 }
 
 // inputSummary describes a free-form tool input: the files an apply_patch
@@ -434,3 +455,13 @@ func (r *Rollout) Parse(b []byte, emit func(*event.Event)) error {
 
 // Reset forgets everything learnt from the file: it will be read again.
 func (r *Rollout) Reset() { *r = *NewRollout(r.path) }
+
+// Drain releases a held turn.start once the reader has read all that was
+// written so far (provider.TranscriptDrainer): a prompt written later
+// would otherwise hold the turn's start until the next line arrives.
+func (r *Rollout) Drain(emit func(*event.Event)) {
+	out := r.flush(nil)
+	for i := range out {
+		emit(&out[i])
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/provider"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -156,6 +157,12 @@ func TestRolloutCases(t *testing.T) {
 			`{` + ts + `"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c2","output":"ok"}}`,
 			`{` + ts + `"type":"response_item","payload":{"type":"function_call_output","call_id":"unknown","output":"ok"}}`},
 			"tool.start:src/a.go tool.end:apply_patch tool.end"},
+		{"a refused approval's output is a denied tool.end", []string{
+			`{` + ts + `"type":"response_item","payload":{"type":"function_call_output","call_id":"c4","output":"Wall time: 0.9 seconds\naborted by user"}}`,
+			`{` + ts + `"type":"response_item","payload":{"type":"function_call_output","call_id":"c5","output":"exec command rejected by user"}}`,
+			`{` + ts + `"type":"response_item","payload":{"type":"function_call_output","call_id":"c6","output":"aborted by user\nexit 0"}}`,
+			`{` + ts + `"type":"response_item","payload":{"type":"function_call_output","call_id":"c7","output":{"content":"aborted by user"}}}`},
+			"tool.end:denied tool.end:denied tool.end tool.end"},
 		{"local shell call", []string{
 			`{` + ts + `"type":"response_item","payload":{"type":"local_shell_call","call_id":"c3","action":{"type":"exec","command":["bash","-lc","ls"]}}}`},
 			"tool.start:bash -lc ls"},
@@ -301,5 +308,32 @@ func BenchmarkRollout(b *testing.B) {
 		for _, l := range lines {
 			_ = r.Parse(l, func(*event.Event) { n++ })
 		}
+	}
+}
+
+// TestRolloutDrain: a reader at the end of what was written releases a
+// held turn.start through provider.TranscriptDrainer, once.
+func TestRolloutDrain(t *testing.T) {
+	var p provider.TranscriptParser = NewRollout("/x/rollout-2026-01-01T00-00-00-00000000-0000-0000-0000-000000000001.jsonl")
+	d, ok := p.(provider.TranscriptDrainer)
+	if !ok {
+		t.Fatal("the rollout parser is no TranscriptDrainer: a follower would hold turn.start until the next line")
+	}
+	var got []string
+	emit := func(e *event.Event) { got = append(got, e.Kind+":"+e.Text) }
+	if err := p.Parse([]byte(`{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`), emit); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 {
+		t.Fatalf("turn.start not held: %q", got)
+	}
+	d.Drain(emit)
+	d.Drain(emit)
+	if strings.Join(got, " ") != "turn.start:" {
+		t.Errorf("drained %q; want one turn.start", got)
+	}
+	p.Parse([]byte(`{"timestamp":"2026-01-01T00:00:00.100Z","type":"event_msg","payload":{"type":"user_message","message":"late"}}`), emit)
+	if strings.Join(got, " ") != "turn.start:" {
+		t.Errorf("after a late prompt: %q; want no second turn.start", got)
 	}
 }

@@ -2,7 +2,10 @@ package codex
 
 import "github.com/agwatch/ag/providers/provider"
 
-var _ provider.Transcripts = (*Provider)(nil)
+var (
+	_ provider.Transcripts       = (*Provider)(nil)
+	_ provider.TranscriptDrainer = (*Rollout)(nil)
+)
 
 // TranscriptRoots: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl. Codex
 // holds each rollout open and appends through it, which macOS file events

@@ -1,0 +1,55 @@
+package provider
+
+import "testing"
+
+func TestProcRulesMatch(t *testing.T) {
+	claude := ProcRules{Names: []string{"claude"}, Paths: []string{"/claude-code/"}}
+	// Codex-like: a node launcher whose child is the native binary.
+	codex := ProcRules{Names: []string{"codex"}, Prefixes: []string{"codex-"}, Paths: []string{"/@openai/codex/"},
+		Not: []string{"codex-code-mode-host"}, LauncherInterpreters: []string{"node"}}
+	for _, tc := range []struct {
+		name string
+		r    ProcRules
+		exe  string
+		argv []string
+		want ProcMatch
+	}{
+		{"native by argv0", claude, "/opt/x/claude.exe", []string{"/home/u/node_modules/.bin/claude"}, ProcMatch{OK: true}},
+		{"native by exe path", claude, "/n/@anthropic-ai/claude-code/bin/claude.exe", []string{"cc"}, ProcMatch{OK: true}},
+		{"argv0 plain name", claude, "/usr/bin/sleep", []string{"claude", "600"}, ProcMatch{OK: true}},
+		{"node cli.js is the agent", claude, "/usr/bin/node", []string{"node", "/x/node_modules/@anthropic-ai/claude-code/cli.js"}, ProcMatch{OK: true}},
+		{"node flags before the script", claude, "/usr/bin/node", []string{"node", "--max-old-space-size=4096", "/x/claude-code/cli.js"}, ProcMatch{OK: true}},
+		{"upper case", claude, "", []string{"/Apps/CLAUDE"}, ProcMatch{OK: true}},
+		{"a file argument is no agent", claude, "/usr/bin/vim", []string{"vim", "claude"}, ProcMatch{}},
+		{"a later argument is no agent", claude, "/usr/bin/node", []string{"node", "server.js", "claude"}, ProcMatch{}},
+		{"claude.md", claude, "/usr/bin/less", []string{"less", "claude.md"}, ProcMatch{}},
+		{"nothing", claude, "", nil, ProcMatch{}},
+		{"node launcher", codex, "/usr/bin/node", []string{"node", "/p/node_modules/.bin/codex", "--yolo"}, ProcMatch{OK: true, Launcher: true}},
+		{"native child", codex, "/p/node_modules/@openai/codex-linux-x64/vendor/bin/codex", []string{"/p/.../codex", "--yolo"}, ProcMatch{OK: true}},
+		{"prefix", codex, "/usr/local/bin/codex-x86_64-unknown-linux-musl", []string{"codex-x86_64-unknown-linux-musl"}, ProcMatch{OK: true}},
+		{"excluded helper", codex, "/p/bin/codex-code-mode-host", []string{"codex-code-mode-host"}, ProcMatch{}},
+		{"interpreter path itself", codex, "/opt/codex/node", []string{"/opt/codex/node", "x.js"}, ProcMatch{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.r.Match(tc.exe, tc.argv); got != tc.want {
+				t.Errorf("Match(%q, %q) = %+v, want %+v", tc.exe, tc.argv, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestScriptArg(t *testing.T) {
+	for _, tc := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"node", "a.js"}, "a.js"},
+		{[]string{"node", "--inspect", "-r", "x"}, "x"},
+		{[]string{"node"}, ""},
+		{[]string{"node", "-a", "-b", "-c", "-d", "-e", "late.js"}, ""},
+	} {
+		if got := ScriptArg(tc.argv); got != tc.want {
+			t.Errorf("ScriptArg(%q) = %q, want %q", tc.argv, got, tc.want)
+		}
+	}
+}
