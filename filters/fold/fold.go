@@ -19,6 +19,7 @@
 package fold
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -238,6 +239,10 @@ func (f *Folder) lookup(e *event.Event) *session {
 	if best != nil {
 		return best
 	}
+	if s := f.paneless(e); s != nil {
+		f.retire(s, e, paneKey(e.Pane))
+		return s
+	}
 	var k key
 	switch {
 	case e.Pane != "":
@@ -268,6 +273,82 @@ func (f *Folder) absorb(s *session, e *event.Event) {
 	if e.PID != 0 {
 		f.retire(s, e, pidKey(e.PID))
 	}
+	if e.Pane == "" && e.PID == 0 && s.st.Pane == "" && s.st.PID == 0 {
+		if k, ok := f.sighting(s, e); ok {
+			f.retire(s, e, k)
+		}
+	}
+}
+
+// A session that never learnt its process (no pane, no pid: Codex 0.17x
+// runs hooks in a shared server with no terminal, and rollouts name no
+// process) is tied to a pane-only sighting of the same agent in the same
+// directory whose process started before the session's latest event, when
+// exactly one such pair exists. Two Codex panes in one project stay
+// unlinked rather than guessed.
+func adoptable(s, o *session, t time.Time) bool {
+	st, ot := &s.st, &o.st
+	return st.Session != "" && st.Pane == "" && st.PID == 0 && st.Status != event.StatusGone &&
+		o.key.pane != "" && ot.Session == "" && ot.PID != 0 && ot.Status != event.StatusGone &&
+		st.Agent != "" && st.Agent == ot.Agent && st.Cwd != "" && st.Cwd == ot.Cwd &&
+		!t.Before(o.pidSeen)
+}
+
+// sighting is the one pane-only record the pane-less session s (about to
+// take e) may adopt.
+func (f *Folder) sighting(s *session, e *event.Event) (key, bool) {
+	probe := *s
+	probe.st.Agent, probe.st.Cwd = cmp.Or(s.st.Agent, e.Agent), cmp.Or(s.st.Cwd, e.Cwd)
+	t := e.T.Time
+	if s.last.After(t) {
+		t = s.last
+	}
+	var found key
+	n := 0
+	for k, o := range f.sessions {
+		if adoptable(&probe, o, t) {
+			found, n = k, n+1
+		}
+	}
+	return found, n == 1 && f.unrivalled(&probe, f.sessions[found], t)
+}
+
+// paneless is the one pane-less session a sighting e (a pane and a pid,
+// no session) belongs to.
+func (f *Folder) paneless(e *event.Event) *session {
+	if e.Pane == "" || e.PID == 0 || e.Agent == "" || e.Cwd == "" {
+		return nil
+	}
+	o := &session{key: paneKey(e.Pane), pidSeen: e.T.Time}
+	if prev := f.sessions[o.key]; prev != nil {
+		o.pidSeen = prev.pidSeen
+	}
+	o.st.Agent, o.st.Cwd, o.st.PID = e.Agent, e.Cwd, e.PID
+	var found *session
+	n := 0
+	for _, s := range f.sessions {
+		if adoptable(s, o, s.last) {
+			found, n = s, n+1
+		}
+	}
+	if n != 1 || !f.unrivalled(found, o, found.last) {
+		return nil
+	}
+	return found
+}
+
+// unrivalled: no other pane-less session could claim sighting o, and no
+// other sighting session s.
+func (f *Folder) unrivalled(s, o *session, t time.Time) bool {
+	for _, x := range f.sessions {
+		if x.key == s.key || x.key == o.key {
+			continue
+		}
+		if adoptable(x, o, x.last) || adoptable(s, x, t) {
+			return false
+		}
+	}
+	return true
 }
 
 func (f *Folder) retire(s *session, e *event.Event, k key) {

@@ -36,6 +36,7 @@ func (f *Folder) meta(s *session, e *event.Event) {
 
 func (f *Folder) fold(s *session, e *event.Event) {
 	s.cause = e.ID
+	was := s.st.PID
 	f.meta(s, e)
 	if s.st.Status == "" {
 		s.set(e.T.Time, event.StatusIdle, "", "", "", "")
@@ -135,8 +136,11 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	case event.Meter:
 		f.meter(s, e)
 	case event.ProcUp:
-		// a process runs the session again (resumed)
-		if s.st.Status == event.StatusGone && s.fresh(e, f.cfg.SameMoment) {
+		// A process runs the session again (resumed). Another process
+		// than the one that died counts whatever its start time: ag-detect
+		// first sees Codex's node launcher, which goes down once the
+		// native child it started (earlier than that down) is found.
+		if s.st.Status == event.StatusGone && (s.fresh(e, f.cfg.SameMoment) || e.PID != 0 && e.PID != was) {
 			s.set(e.T.Time, event.StatusIdle, "", "", "", "")
 			s.assert(e)
 		}

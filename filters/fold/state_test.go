@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/agwatch/ag/filters/event"
@@ -217,4 +218,99 @@ func TestLeftPct(t *testing.T) {
 			t.Errorf("LeftPct(%d, %d) = %d; want %d", tc.used, tc.size, got, tc.want)
 		}
 	}
+}
+
+// TestPanelessAdoption: a session that never learnt its process (Codex
+// 0.17x's hooks run in a shared server with no terminal; rollouts name no
+// process) takes the pane of the one pane-only sighting of its agent in its
+// directory whose process started before the session's latest event — in
+// either order of arrival — and never guesses between two.
+func TestPanelessAdoption(t *testing.T) {
+	sighting := func(sec float64, p string, n int, dir string) *event.Event {
+		e := event.New(event.ProcUp, at(sec), "codex", "")
+		e.Src, e.Pane, e.PID, e.TTY, e.Cwd, e.ID = proc, p, n, "/dev/pts/"+p[1:], dir, "up"+p+strconv.Itoa(n)
+		return &e
+	}
+	turn := func(sec float64, s, dir string) *event.Event {
+		return ev(event.TurnStart, log, sec, agent("codex"), sess(s), cwd(dir), id("t"+s+strconv.FormatFloat(sec, 'f', -1, 64)))
+	}
+	find := func(f *folder, s string) event.Event {
+		for _, st := range f.States() {
+			if st.Agent == "codex" && st.Session == s {
+				return st
+			}
+		}
+		t.Fatalf("no state for codex/%s", s)
+		return event.Event{}
+	}
+	t.Run("sighting first", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(sighting(1, "%3", 300, "/p"))
+		f.apply(turn(5, "x1", "/p"))
+		if s := find(f, "x1"); s.Pane != "%3" || s.PID != 300 || s.TTY != "/dev/pts/3" || s.Status != "working" {
+			t.Errorf("adopted: %s", event.Marshal(&s))
+		}
+		if f.Len() != 1 {
+			t.Errorf("%d records, want the session alone", f.Len())
+		}
+	})
+	t.Run("session first", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(turn(5, "x1", "/p"))
+		f.apply(sighting(1, "%3", 300, "/p"))
+		if s := find(f, "x1"); s.Pane != "%3" || s.PID != 300 {
+			t.Errorf("adopted: %s", event.Marshal(&s))
+		}
+		if f.Len() != 1 {
+			t.Errorf("%d records, want the session alone", f.Len())
+		}
+	})
+	t.Run("launcher first: the native child's up revives the pane", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(sighting(1, "%3", 299, "/p"))
+		down := *sighting(3, "%3", 299, "/p")
+		down.Kind, down.ID = event.ProcDown, "down"
+		f.apply(&down)
+		f.apply(sighting(1.1, "%3", 300, "/p")) // started before the down was seen
+		f.apply(turn(5, "x1", "/p"))
+		if s := find(f, "x1"); s.Pane != "%3" || s.PID != 300 || s.Status != "working" {
+			t.Errorf("adopted: %s", event.Marshal(&s))
+		}
+	})
+	t.Run("two panes in one directory: no guess", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(sighting(1, "%3", 300, "/p"), sighting(1, "%4", 400, "/p"))
+		f.apply(turn(5, "x1", "/p"))
+		if s := find(f, "x1"); s.Pane != "" || s.PID != 0 {
+			t.Errorf("guessed: %s", event.Marshal(&s))
+		}
+	})
+	t.Run("two sessions in one directory: no guess", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(turn(5, "x1", "/p"), turn(6, "x2", "/p"))
+		f.apply(sighting(1, "%3", 300, "/p"))
+		if a, b := find(f, "x1"), find(f, "x2"); a.Pane != "" || b.Pane != "" {
+			t.Errorf("guessed: %s / %s", a.Pane, b.Pane)
+		}
+	})
+	t.Run("other directory, other agent, older session: no", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(sighting(10, "%3", 300, "/p"))
+		f.apply(turn(5, "old", "/p"))                     // its events predate the process
+		f.apply(turn(12, "else", "/q"))                   // another directory
+		f.apply(ev(event.TurnStart, hook, 12, cwd("/p"))) // claude/s1: another agent
+		for _, s := range []string{"old", "else"} {
+			if st := find(f, s); st.Pane != "" {
+				t.Errorf("%s adopted %s", s, st.Pane)
+			}
+		}
+	})
+	t.Run("a session with a pid keeps its own", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(sighting(1, "%3", 300, "/p"))
+		f.apply(ev(event.TurnStart, hook, 5, agent("codex"), sess("x1"), cwd("/p"), pid(777)))
+		if s := find(f, "x1"); s.Pane != "" || s.PID != 777 {
+			t.Errorf("a session that knows its process adopted a pane: %s", event.Marshal(&s))
+		}
+	})
 }
