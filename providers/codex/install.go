@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/agwatch/ag/providers/internal/hookjson"
 	"github.com/agwatch/ag/providers/provider"
@@ -137,47 +136,13 @@ func enableFlag(path string, dry bool) ([]string, error) {
 		mode = fi.Mode().Perm()
 	}
 	if exists {
-		if err := writeAtomic(path+hookjson.BackupSuffix, old, mode); err != nil {
+		if err := hookjson.WriteAtomic(path+hookjson.BackupSuffix, old, mode); err != nil {
 			return nil, fmt.Errorf("backup: %w", err)
 		}
 	}
-	if err := writeAtomic(path, out, mode); err != nil {
+	if err := hookjson.WriteAtomic(path, out, mode); err != nil {
 		return nil, err
 	}
 	return []string{action}, nil
 }
 
-// writeAtomic replaces the file path resolves to (a dotfiles symlink stays
-// a symlink) with data: temp file, sync, rename.
-func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
-	if to, err := filepath.EvalSymlinks(path); err == nil {
-		path = to
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".ag-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(mode); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}

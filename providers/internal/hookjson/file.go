@@ -117,6 +117,12 @@ func resolve(path string) (string, error) {
 	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
+// WriteAtomic is writeAtomic for other agents' config files (Codex's
+// config.toml), so every config ag edits is replaced the same careful way.
+func WriteAtomic(path string, data []byte, mode fs.FileMode) error {
+	return writeAtomic(path, data, mode)
+}
+
 // writeAtomic replaces path's target with data: a temporary file in the
 // same directory, synced, given mode, then renamed over it. A reader sees
 // the old file or the new one, never half of either.
