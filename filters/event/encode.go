@@ -3,6 +3,7 @@ package event
 import (
 	"math"
 	"strconv"
+	"time"
 	"unicode/utf8"
 )
 
@@ -13,7 +14,7 @@ func AppendJSON(b []byte, e *Event) []byte {
 	b = strconv.AppendInt(b, int64(e.V), 10)
 	b = append(b, `,"t":"`...)
 	if !e.T.IsZero() {
-		b = e.T.UTC().AppendFormat(b, Layout)
+		b = appendTime(b, e.T.Time)
 	}
 	b = append(b, '"')
 	b = appendStr(b, "kind", e.Kind, true)
@@ -50,7 +51,7 @@ func AppendJSON(b []byte, e *Event) []byte {
 	b = appendStr(b, "ref", e.Ref, false)
 	if e.Since != nil && !e.Since.IsZero() {
 		b = append(b, `,"since":"`...)
-		b = e.Since.UTC().AppendFormat(b, Layout)
+		b = appendTime(b, e.Since.Time)
 		b = append(b, '"')
 	}
 	if e.Gen != 0 {
@@ -101,7 +102,7 @@ func AppendJSON(b []byte, e *Event) []byte {
 			}
 			if l.ResetsAt != nil && !l.ResetsAt.IsZero() {
 				b = append(b, `,"resets_at":"`...)
-				b = l.ResetsAt.UTC().AppendFormat(b, Layout)
+				b = appendTime(b, l.ResetsAt.Time)
 				b = append(b, '"')
 			}
 			b = append(b, '}')
@@ -137,17 +138,27 @@ func appendFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// safe marks the ASCII bytes a JSON string holds as they are.
+var safe = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendQuoted writes s as a JSON string; invalid UTF-8 becomes U+FFFD.
 func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i < len(s) && safe[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -177,4 +188,21 @@ func appendQuoted(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendTime writes t in Layout (UTC, milliseconds) without going through
+// time.Format's general machinery: every event carries at least one time.
+func appendTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	y, mo, d := t.Date()
+	h, mi, sec := t.Clock()
+	ms := t.Nanosecond() / 1e6
+	if y < 0 || y > 9999 {
+		return t.AppendFormat(b, Layout)
+	}
+	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+int(mo)/10), byte('0'+int(mo)%10), '-', byte('0'+d/10), byte('0'+d%10), 'T',
+		byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mi/10), byte('0'+mi%10), ':',
+		byte('0'+sec/10), byte('0'+sec%10), '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 'Z')
+	return b
 }

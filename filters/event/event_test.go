@@ -184,3 +184,16 @@ func BenchmarkEncode(b *testing.B) {
 		buf = AppendJSON(buf[:0], &e)
 	}
 }
+
+func TestAppendTimeMatchesLayout(t *testing.T) {
+	for _, tm := range []time.Time{
+		time.Date(2026, 11, 30, 2, 14, 33, 751999999, time.UTC),
+		time.Date(1999, 1, 2, 3, 4, 5, 6e6, time.FixedZone("x", 3600)),
+		time.Date(12345, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, want := string(appendTime(nil, tm)), tm.UTC().Format(Layout); got != want {
+			t.Errorf("appendTime(%v) = %s; want %s", tm, got, want)
+		}
+	}
+}

@@ -23,7 +23,10 @@ type record struct {
 	Cwd, Branch          jstr
 	RequestID, UUID      jstr
 	InterruptedMessageID jstr
-	Msg                  message
+	// Launched is the agentId of a sub-agent this line's tool_result
+	// started in the background (toolUseResult status "async_launched").
+	Launched jstr
+	Msg      message
 }
 
 type message struct {
@@ -237,6 +240,32 @@ func isInjected(text string) bool {
 
 const interruptMark = "[Request interrupted by user"
 
+// A background sub-agent's end reaches the main transcript as a user
+// message (origin task-notification) that resumes the session under a new
+// promptId: "<task-notification>\n<task-id>ID</task-id>...<status>completed</status>".
+const (
+	taskNote   = "<task-notification>"
+	taskIDOpen = "<task-id>"
+	taskIDEnd  = "</task-id>"
+)
+
+// taskNoteID is the task id of a task-notification text ("" if it is not one).
+func taskNoteID(text string) string {
+	t := strings.TrimLeft(text, " \t\r\n")
+	if !strings.HasPrefix(t, taskNote) {
+		return ""
+	}
+	_, rest, ok := strings.Cut(t, taskIDOpen)
+	if !ok {
+		return ""
+	}
+	id, _, ok := strings.Cut(rest, taskIDEnd)
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(id)
+}
+
 // maxLogText bounds the text an event carries.
 const maxLogText = 500
 
@@ -256,6 +285,12 @@ func clampLog(s string) string {
 // permission prompt (Escape or "No"); no hook reports that moment.
 const rejectedPrefix = "The user doesn't want to proceed with this tool use"
 
+// rejected looks at the raw bytes: decoding a whole tool result (often
+// many kilobytes) to read its first words cost a sixth of ag-tail's time.
+// The prefix has nothing JSON would escape, so raw and decoded agree.
 func rejected(content jstr) bool {
-	return strings.HasPrefix(content.String(), rejectedPrefix)
+	if content.raw != nil {
+		return bytes.HasPrefix(content.raw, []byte(rejectedPrefix))
+	}
+	return strings.HasPrefix(content.dec, rejectedPrefix)
 }
