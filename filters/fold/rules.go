@@ -105,6 +105,13 @@ func (f *Folder) fold(s *session, e *event.Event) {
 			s.assert(e)
 		}
 	case event.TurnEnd:
+		// A transcript cannot see background agents: its end of the run a
+		// hook ended with some pending (Claude writes it just after the
+		// Stop hook) is no news. The resumed run, or the last of those
+		// agents, ends the wait.
+		if e.Src == event.SrcLog && e.Pending == 0 && s.st.Pending > 0 && (e.Run == "" || e.Run == s.st.Run) {
+			return
+		}
 		if s.fresh(e, f.cfg.SameMoment) && sameRun(s, e) {
 			if e.Pending > 0 {
 				s.set(e.T.Time, event.StatusWorking, "", "", "", backgroundText(e.Pending))
@@ -200,6 +207,7 @@ func (f *Folder) toolEnd(s *session, e *event.Event) {
 			ok = !e.T.Before(s.waitT.Add(-slack))
 		}
 		if ok {
+			s.answered, s.answeredT = st.Tool, e.T.Time
 			next := event.StatusWorking
 			if e.Reason == "denied" {
 				next = event.StatusIdle // the user said no: the turn stops at the prompt
@@ -237,7 +245,14 @@ func (f *Folder) wait(s *session, e *event.Event) {
 	if st.Status == event.StatusWaiting && attn == event.AttnPermission && e.Tool == "" {
 		return
 	}
-	s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, e.ToolID, e.Text)
+	// Claude's PermissionRequest names no tool_use_id: the wait is for the
+	// call of that tool just started, so an end of another call (a
+	// transcript's, written late) does not end it.
+	id := e.ToolID
+	if id == "" && e.Tool != "" && e.Tool == st.Tool && st.Status == event.StatusWorking {
+		id = st.ToolID
+	}
+	s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, id, e.Text)
 	s.waitT, s.waitSrc, s.paneIdleT, s.preWait = e.T.Time, e.Src, time.Time{}, ""
 }
 
@@ -261,6 +276,12 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 	case event.StatusWorking, event.StatusIdle, event.StatusDone:
 		if e.T.Before(s.assertT) {
 			return // the screen is older than what we know
+		}
+		// Claude's PostToolUse comes before the picker is redrawn away:
+		// the same tool's prompt just after its wait ended is that
+		// prompt's last frame, not a new one.
+		if e.Tool != "" && e.Tool == s.answered && e.T.Sub(s.answeredT) < f.cfg.SameMoment {
+			return
 		}
 		prev := st.Status
 		s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, e.ToolID, e.Text)

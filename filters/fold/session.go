@@ -44,6 +44,10 @@ type session struct {
 	waitSrc   string
 	paneIdleT time.Time
 	preWait   string
+	// answered is the tool of the last wait a tool.end ended, and when:
+	// the pane may still show its prompt for a moment after.
+	answered  string
+	answeredT time.Time
 	// preSub is the status sub-agent activity alone lifted to working.
 	preSub string
 

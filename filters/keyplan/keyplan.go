@@ -83,7 +83,7 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		if !plan && attn != event.AttnPermission {
 			return refuse("waiting on a %s, not a permission or plan", orNone(attn))
 		}
-		keys := pick(r.Action == provider.ActApprove, plan, km)
+		keys := pick(r.Action == provider.ActApprove, plan, km, r.Screen)
 		if len(keys) == 0 {
 			return refuse("%s offers no %s for a %s wait", st.Agent, r.Action, attn)
 		}
@@ -92,7 +92,7 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		if !waiting || attn != event.AttnPlan {
 			return refuse("not waiting on a plan (status %s, attention %s)", orNone(st.Status), orNone(attn))
 		}
-		keys := pick(r.Action == provider.ActPlanApprove, true, km)
+		keys := pick(r.Action == provider.ActPlanApprove, true, km, r.Screen)
 		if len(keys) == 0 {
 			return refuse("%s offers no %s", st.Agent, r.Action)
 		}
@@ -169,7 +169,15 @@ func CheckToken(r Request) error {
 	return nil
 }
 
-func pick(approve, plan bool, km provider.KeyMap) []string {
+func pick(approve, plan bool, km provider.KeyMap, screen *panes.Result) []string {
+	if screen != nil && screen.Kind == panes.Wait {
+		if sk, ok := km.Screens[screen.State]; ok {
+			if approve {
+				return sk.Approve
+			}
+			return sk.Deny
+		}
+	}
 	switch {
 	case approve && plan:
 		return km.PlanApprove // never the permission approve: on Claude "1" is auto mode

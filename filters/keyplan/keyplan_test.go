@@ -121,6 +121,10 @@ func TestDecideScreen(t *testing.T) {
 	}{
 		{name: "a plan stored as permission is approved as a plan", state: st("waiting", "permission"), screen: wait("plan"), action: "approve", want: "2"},
 		{name: "a plan stored as permission is denied as a plan", state: st("waiting", "permission"), screen: wait("plan"), action: "deny", want: "Escape"},
+		{name: "the bare exit-plan picker is approved with its Yes", state: st("waiting", "plan"), screen: &panes.Result{Kind: panes.Wait, State: "plan-exit", Attention: "plan"}, action: "approve", want: "1"},
+		{name: "the bare exit-plan picker plan-approve", state: st("waiting", "permission"), screen: &panes.Result{Kind: panes.Wait, State: "plan-exit", Attention: "plan"}, action: "plan-approve", want: "1"},
+		{name: "the bare exit-plan picker is denied with Escape", state: st("waiting", "plan"), screen: &panes.Result{Kind: panes.Wait, State: "plan-exit", Attention: "plan"}, action: "deny", want: "Escape"},
+		{name: "the full plan picker keeps 2", state: st("waiting", "plan"), screen: &panes.Result{Kind: panes.Wait, State: "plan", Attention: "plan"}, action: "plan-approve", want: "2"},
 		{name: "a question stored as permission is not approved", state: st("waiting", "permission"), screen: wait("question"), action: "approve", refusal: "waiting on a question"},
 		{name: "a question stored as permission takes an answer", state: st("waiting", "permission"), screen: wait("question"), action: "answer", text: "yes", want: `Escape, 150ms, "yes", 150ms, Enter`},
 		{name: "a permission prompt under a plan state", state: st("waiting", "plan"), screen: wait("permission"), action: "approve", refusal: "the pane shows a permission prompt, the state a plan"},

@@ -9,7 +9,12 @@ import "github.com/agwatch/ag/providers/provider"
 //     Enter); Escape denies ("Esc to cancel": the tool does not run).
 //   - plan approval (ExitPlanMode): "2" is "Yes, manually approve edits".
 //     Never "1": that is "Yes, and use auto mode", which stops gating edits.
-//     Escape refuses and leaves plan mode on.
+//     Escape refuses and leaves plan mode on. Without a plan file (the
+//     model called ExitPlanMode without writing one) Claude Code 2.1.197
+//     asks a bare "Exit plan mode?" with "1. Yes" (leave plan mode, edits
+//     still gated: the footer goes back to "? for shortcuts") and "2. No":
+//     there "2" would refuse the plan, so that picker (pane state
+//     "plan-exit") approves with "1".
 //   - question (AskUserQuestion picker): the picker ignores typed text, so
 //     an answer is Escape (cancel to an empty composer), a settle, then the
 //     text + Enter as the next user message.
@@ -36,5 +41,8 @@ func (*Provider) Keys() provider.KeyMap {
 		PlanPrelude:       []string{"Escape"},
 		FinishedPrelude:   []string{},
 		DefuseLeading:     " ",
+		Screens: map[string]provider.ScreenKeys{
+			"plan-exit": {Approve: []string{"1"}, Deny: []string{"Escape"}},
+		},
 	}
 }

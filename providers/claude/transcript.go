@@ -66,6 +66,7 @@ type Parser struct {
 	lastT  time.Time
 	prompt string            // promptId of the current real prompt
 	tools  map[string]string // open tool_use id → tool name
+	bg     map[string]bool   // sub-agents running in the background
 	seen   map[msgKey]struct{}
 	ended  string // message id the last turn.end was for
 }
@@ -98,6 +99,7 @@ func (p *Parser) Reset() {
 	p.cwd, p.branch, p.prompt, p.ended = "", "", "", ""
 	p.lastT = time.Time{}
 	p.tools = map[string]string{}
+	p.bg = map[string]bool{}
 	p.seen = map[msgKey]struct{}{}
 }
 
@@ -228,7 +230,7 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 		if main && !m.Model.is("<synthetic>") && (stop == "end_turn" || stop == "stop_sequence") && (msgID == "" || msgID != p.ended) {
 			p.ended = msgID
 			e := newEv(event.TurnEnd)
-			e.Reason, e.Run, e.ID = stop, p.prompt, msgID
+			e.Reason, e.Run, e.ID, e.Pending = stop, p.prompt, msgID, len(p.bg)
 			if msgID == "" {
 				e.ID = "line/" + r.UUID.String()
 			}
@@ -254,6 +256,9 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 			}
 			out(e, false)
 		}
+		if main && !r.Launched.empty() && len(p.bg) < 1024 {
+			p.bg[r.Launched.String()] = true
+		}
 		if results {
 			break
 		}
@@ -272,6 +277,13 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 			}
 			e.Run, e.Text, e.ID = run, clampLog(text), run+"/"+mark
 			out(e, false)
+		case main && taskNoteID(text) != "":
+			// A background agent is done and the session resumes under
+			// a new prompt id: no prompt of the user's, but a new run.
+			delete(p.bg, taskNoteID(text))
+			if promptID != "" && promptID != p.prompt {
+				p.prompt, p.ended = promptID, ""
+			}
 		case main && !r.Meta && !r.CompactSummary && strings.TrimSpace(text) != "" && !isInjected(text):
 			e := newEv(event.TurnStart)
 			e.Run, e.Text, e.ID = promptID, clampLog(text), promptID
@@ -284,7 +296,7 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 		}
 	case isDuration && main:
 		e := newEv(event.TurnEnd)
-		e.Reason, e.Run, e.ID = "turn_duration", p.prompt, "duration/"+r.UUID.String()
+		e.Reason, e.Run, e.ID, e.Pending = "turn_duration", p.prompt, "duration/"+r.UUID.String(), len(p.bg)
 		out(e, false)
 	}
 }

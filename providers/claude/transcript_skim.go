@@ -309,6 +309,23 @@ func skimLine(line []byte, r *record) (ok bool, err error) {
 			r.UUID, err = s.jtext()
 		case "interruptedMessageId":
 			r.InterruptedMessageID, err = s.jtext()
+		case "toolUseResult":
+			var status, agent jstr
+			_, err = s.object(func(key []byte) (err error) {
+				switch string(key) {
+				case "status":
+					status, _, err = s.strVal()
+				case "agentId":
+					agent, _, err = s.strVal()
+				default:
+					err = s.skip()
+				}
+				return err
+			})
+			r.Launched = jstr{}
+			if status.is("async_launched") {
+				r.Launched = agent
+			}
 		case "message":
 			r.Msg = message{Blocks: r.Msg.Blocks[:0]}
 			err = s.message(&r.Msg)

@@ -374,3 +374,51 @@ func BenchmarkCorpus(b *testing.B) {
 		}
 	})
 }
+
+// TestBackgroundAgents: the lines Claude Code 2.1.197 writes for a
+// sub-agent run with run_in_background (recorded against the fake API):
+// the Agent tool_result says async_launched, the turn ends with the agent
+// still running, and its end comes back as a task-notification under a new
+// promptId that resumes the session.
+func TestBackgroundAgents(t *testing.T) {
+	at := func(ts string) string {
+		return `"uuid":"u-` + ts + `","timestamp":"2026-11-30T05:10:` + ts + `Z","cwd":"/w","sessionId":"s-1","gitBranch":"main"}`
+	}
+	lines := []string{
+		`{"isSidechain":false,"promptId":"p1","type":"user","message":{"role":"user","content":"AGENT-BG: dig"},` + at("10.161"),
+		`{"isSidechain":false,"type":"assistant","message":{"id":"m1","model":"claude-opus-4-8","role":"assistant","stop_reason":"tool_use","content":[{"id":"toolu_2","input":{"description":"Fake sub-agent","prompt":"dig","run_in_background":true},"name":"Agent","type":"tool_use"}],"usage":{"input_tokens":1,"output_tokens":1}},"requestId":"r1",` + at("10.398"),
+		`{"isSidechain":false,"promptId":"p1","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_2","type":"tool_result","content":[{"type":"text","text":"Async agent launched successfully.\nagentId: a85"}]}]},"toolUseResult":{"isAsync":true,"status":"async_launched","agentId":"a85","description":"Fake sub-agent"},` + at("10.620"),
+		`{"isSidechain":false,"type":"assistant","message":{"id":"m2","model":"claude-opus-4-8","role":"assistant","stop_reason":"end_turn","content":[{"type":"text","text":"launched"}],"usage":{"input_tokens":1,"output_tokens":1}},"requestId":"r2",` + at("10.755"),
+		`{"isSidechain":false,"type":"system","subtype":"turn_duration","durationMs":600,"isMeta":false,` + at("10.823"),
+		`{"isSidechain":false,"promptId":"p2","type":"user","message":{"role":"user","content":"<task-notification>\n<task-id>a85</task-id>\n<tool-use-id>toolu_2</tool-use-id>\n<status>completed</status>\n</task-notification>"},"origin":{"kind":"task-notification"},` + at("14.801"),
+		`{"isSidechain":false,"type":"assistant","message":{"id":"m3","model":"claude-opus-4-8","role":"assistant","stop_reason":"end_turn","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":1,"output_tokens":1}},"requestId":"r3",` + at("18.900"),
+		`{"isSidechain":false,"type":"system","subtype":"turn_duration","durationMs":4000,"isMeta":false,` + at("18.942"),
+		// A tool_result of another kind says nothing about agents.
+		`{"isSidechain":false,"promptId":"p3","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_9","type":"tool_result","content":"x"}]},"toolUseResult":"Error: no",` + at("19.000"),
+	}
+	data := []byte(strings.Join(lines, "\n") + "\n")
+	for _, p := range []*Parser{NewParser("/x/s-1.jsonl"), plainParser("/x/s-1.jsonl")} {
+		got, errs := parseAll(p, data)
+		if len(errs) > 0 {
+			t.Fatalf("errors: %v", errs)
+		}
+		var ends []string
+		starts := 0
+		for line := range bytes.Lines(got) {
+			var e event.Event
+			if event.Decode(bytes.TrimSpace(line), &e) != nil {
+				continue
+			}
+			switch e.Kind {
+			case event.TurnEnd:
+				ends = append(ends, e.Reason+"/"+e.Run+"/pending="+strconv.Itoa(e.Pending))
+			case event.TurnStart:
+				starts++
+			}
+		}
+		want := []string{"end_turn/p1/pending=1", "turn_duration/p1/pending=1", "end_turn/p2/pending=0", "turn_duration/p2/pending=0"}
+		if !slices.Equal(ends, want) || starts != 1 {
+			t.Errorf("turn ends %q (%d turn.start); want %q (1)", ends, starts, want)
+		}
+	}
+}

@@ -36,10 +36,21 @@ type KeyMap struct {
 	// the agent trims and re-parses (then UnsafeReply must refuse instead).
 	DefuseLeading string
 
+	// Screens replaces the approve/deny keys (plan or permission) while
+	// the pane, at press time, shows the named pane state (panes.State
+	// Name): one kind of wait can come in pickers whose options differ.
+	Screens map[string]ScreenKeys
+
 	// UnsafeReply says why text must not be typed as a reply ("" if fine):
 	// a leading "!" runs a shell in some agents, "/" a command. It sees the
 	// sanitised text before any defuse. Nil means nothing is refused.
 	UnsafeReply func(text string) string
+}
+
+// ScreenKeys are the approve and deny keys of one particular picker.
+type ScreenKeys struct {
+	Approve []string
+	Deny    []string
 }
 
 // Timing of typed keys (ccmux's verified figures): keys of one action go

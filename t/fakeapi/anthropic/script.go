@@ -61,6 +61,8 @@ type usage struct {
 type Script struct {
 	Prompt  string        // the last user text (empty after a tool_result)
 	Command string        // run this with Bash (a tool_use reply) when set
+	Tool    string        // else call this tool (ASK:, PLAN:, AGENT:) ...
+	Input   string        // ... with this input (a JSON object)
 	Text    string        // the text reply otherwise
 	Delay   time.Duration // hold the reply this long after message_start
 }
@@ -70,12 +72,19 @@ const DefaultSlow = 3 * time.Second
 
 var (
 	runRe  = regexp.MustCompile(`(?m)RUN:[ \t]*(\S[^\r\n]*)`)
-	slowRe = regexp.MustCompile(`\bSLOW(?::([0-9.]+(?:ms|s)))?\b`)
+	askRe  = regexp.MustCompile(`(?m)ASK:[ \t]*(\S[^\r\n]*)`)
+	planRe = regexp.MustCompile(`(?m)PLAN(?:-BARE)?:[ \t]*(\S[^\r\n]*)`)
+	// Claude Code's plan-mode reminder: "... create your plan at <path> using the Write tool".
+	planFileRe = regexp.MustCompile(`create your plan at (/\S+?\.md)\b`)
+	agentRe    = regexp.MustCompile(`(?m)AGENT(-BG)?:[ \t]*(\S[^\r\n]*)`)
+	slowRe     = regexp.MustCompile(`\bSLOW(?::([0-9.]+(?:ms|s)))?\b`)
 )
 
 // plan decides the reply to req from its last user message (the CLI may put
 // system-role messages after it): a tool_result gets the final text; a prompt
-// with RUN: gets a Bash tool_use; anything else gets text. A request without
+// with RUN: gets a Bash tool_use, with ASK: an AskUserQuestion, with PLAN:
+// an ExitPlanMode, with AGENT: an Agent (or Task) call when the request
+// offers that tool; anything else gets text. A request without
 // tools is a side request (the session title, ...): it gets text, or an
 // object matching its json_schema output format, and never waits.
 func plan(req *messagesRequest) Script {
@@ -88,7 +97,16 @@ func plan(req *messagesRequest) Script {
 		}
 	}
 	texts, results := userContent(last)
-	if len(results) > 0 {
+	if len(results) > 0 && lastToolUse(req) == "Write" {
+		// The plan file a PLAN: prompt wrote: now ask to leave plan mode.
+		if m := planRe.FindStringSubmatch(firstPrompt(req)); m != nil && hasTool(req, ToolPlan) {
+			sc.Tool, sc.Input = ToolPlan, jsonObject(map[string]any{"plan": strings.TrimSpace(m[1])})
+			return sc
+		}
+	}
+	// A tool_result with user text beside it is a refused tool and the
+	// user's next message (Escape, then typing): answer the text.
+	if len(results) > 0 && len(texts) == 0 {
 		sc.Text = "FAKE-REPLY: the command finished: " + clamp(strings.Join(results, " "), 60)
 		return sc
 	}
@@ -109,12 +127,140 @@ func plan(req *messagesRequest) Script {
 		sc.Command = strings.TrimSpace(m[1])
 		return sc
 	}
+	if m := askRe.FindStringSubmatch(sc.Prompt); m != nil && hasTool(req, ToolAsk) {
+		sc.Tool, sc.Input = ToolAsk, askInput(strings.TrimSpace(m[1]))
+		return sc
+	}
+	if m := planRe.FindStringSubmatch(sc.Prompt); m != nil && hasTool(req, ToolPlan) {
+		text := strings.TrimSpace(m[1])
+		// In plan mode Claude Code names the plan file to write; without
+		// one ExitPlanMode shows a bare "Exit plan mode?" yes/no instead
+		// of the plan approval. PLAN-BARE: skips the file on purpose.
+		if f := planFileRe.FindStringSubmatch(allText(req)); f != nil && !strings.Contains(m[0], "PLAN-BARE:") && hasTool(req, "Write") {
+			sc.Tool, sc.Input = "Write", jsonObject(map[string]any{"file_path": f[1], "content": "# Plan\n\n" + text + "\n"})
+			return sc
+		}
+		sc.Tool, sc.Input = ToolPlan, jsonObject(map[string]any{"plan": text})
+		return sc
+	}
+	if m := agentRe.FindStringSubmatch(sc.Prompt); m != nil {
+		// Claude Code renamed Task to Agent; call whichever it offers.
+		for _, name := range []string{"Agent", "Task"} {
+			if hasTool(req, name) {
+				in := map[string]any{"description": "Fake sub-agent",
+					"prompt": strings.TrimSpace(m[2]), "subagent_type": "general-purpose"}
+				if m[1] != "" {
+					in["run_in_background"] = true
+				}
+				// A SLOW in the sub-agent's prompt is for the sub-agent.
+				sc.Tool, sc.Input, sc.Delay = name, jsonObject(in), 0
+				return sc
+			}
+		}
+	}
 	line := ""
 	if len(texts) > 0 {
 		line = texts[len(texts)-1]
 	}
 	sc.Text = "FAKE-REPLY: " + clamp(line, 60)
 	return sc
+}
+
+// Tools the markers call.
+const (
+	ToolAsk  = "AskUserQuestion"
+	ToolPlan = "ExitPlanMode"
+)
+
+// AskOptions are the choices an ASK: question offers, in order.
+var AskOptions = [2]string{"Blue", "Green"}
+
+// askInput is AskUserQuestion's input for one single-choice question.
+func askInput(question string) string {
+	return jsonObject(map[string]any{"questions": []any{map[string]any{
+		"question": question, "header": "Choice", "multiSelect": false,
+		"options": []any{
+			map[string]string{"label": AskOptions[0], "description": "The first choice"},
+			map[string]string{"label": AskOptions[1], "description": "The second choice"},
+		},
+	}}})
+}
+
+func jsonObject(v map[string]any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// hasTool reports whether the request offers the tool name.
+func hasTool(req *messagesRequest, name string) bool {
+	for _, raw := range req.Tools {
+		var t struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(raw, &t) == nil && t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// lastToolUse is the name of the last tool the model called before the
+// last user message ("" if none).
+func lastToolUse(req *messagesRequest) string {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Role != "assistant" {
+			continue
+		}
+		var blocks []struct {
+			Type string `json:"type"`
+			Name string `json:"name"`
+		}
+		json.Unmarshal(req.Messages[i].Content, &blocks)
+		name := ""
+		for _, b := range blocks {
+			if b.Type == "tool_use" {
+				name = b.Name
+			}
+		}
+		return name
+	}
+	return ""
+}
+
+// firstPrompt is the user text of the latest user message that has any
+// (the prompt a run of tool calls answers).
+func firstPrompt(req *messagesRequest) string {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Role == "user" {
+			if texts, _ := userContent(req.Messages[i].Content); len(texts) > 0 {
+				return strings.Join(texts, "\n")
+			}
+		}
+	}
+	return ""
+}
+
+// allText is every text of the request's messages, reminders and the
+// CLI's system-role messages included.
+func allText(req *messagesRequest) string {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		var s string
+		if json.Unmarshal(m.Content, &s) == nil {
+			b.WriteString(s)
+			b.WriteByte('\n')
+			continue
+		}
+		var blocks []struct {
+			Text string `json:"text"`
+		}
+		json.Unmarshal(m.Content, &blocks)
+		for _, x := range blocks {
+			b.WriteString(x.Text)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // sideReply answers a side request: with a json_schema format, an object

@@ -7,6 +7,18 @@
 //
 //	RUN: <command>    reply with a Bash tool_use running <command>; once the
 //	                  tool_result comes back, a final text reply
+//	ASK: <question>   reply with an AskUserQuestion tool_use: one question,
+//	                  header "Choice", options AskOptions
+//	PLAN: <text>      in plan mode, Write <text> to the plan file the CLI
+//	                  names, then call ExitPlanMode {"plan": text} (the
+//	                  plan approval picker); without a named file, call
+//	                  ExitPlanMode at once (a bare "Exit plan mode?")
+//	PLAN-BARE: <text> ExitPlanMode without writing the plan file first
+//	AGENT: <prompt>   reply with an Agent (or Task) tool_use starting a
+//	                  general-purpose sub-agent on <prompt>; its own
+//	                  requests get plain replies (a SLOW in <prompt> slows
+//	                  the sub-agent, not the call)
+//	AGENT-BG: <prompt> the same with run_in_background
 //	SLOW:<duration>   hold the reply that long after message_start, so the
 //	                  agent is observably "working" (SLOW alone = 3s)
 //	anything else     a text reply "FAKE-REPLY: ..."
@@ -228,12 +240,19 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 				Input: map[string]string{"command": sc.Command, "description": "Run the requested command"}},
 		}
 		rec.Reply = "tool:Bash " + sc.Command
+	} else if sc.Tool != "" {
+		msg.StopReason = "tool_use"
+		msg.Content = []block{
+			{Type: "text", Text: "I will use " + sc.Tool + "."},
+			{Type: "tool_use", ID: fmt.Sprintf("toolu_fake%06d", n), Name: sc.Tool, Input: json.RawMessage(sc.Input)},
+		}
+		rec.Reply = "tool:" + sc.Tool + " " + clamp(sc.Input, 60)
 	} else {
 		msg.StopReason = "end_turn"
 		msg.Content = []block{{Type: "text", Text: sc.Text}}
 		rec.Reply = "text"
 	}
-	msg.Usage.OutputTokens = estimateTokens(len(sc.Text) + len(sc.Command) + 40)
+	msg.Usage.OutputTokens = estimateTokens(len(sc.Text) + len(sc.Command) + len(sc.Input) + 40)
 	rec.Usage = Usage{In: msg.Usage.InputTokens, Out: msg.Usage.OutputTokens,
 		CacheRead: msg.Usage.CacheReadInputTokens, CacheWrite: msg.Usage.CacheCreationInputTokens}
 	if sc.Delay > 0 {

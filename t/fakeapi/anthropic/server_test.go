@@ -339,17 +339,106 @@ func TestChunks(t *testing.T) {
 func FuzzPlan(f *testing.F) {
 	f.Add(request("m", true, 1, prompt("RUN: echo hi SLOW:1s")))
 	f.Add(`{"messages":[{"role":"user","content":[{"type":"tool_result","content":"x"}]}]}`)
+	f.Add(`{"tools":[{"name":"Agent"},{"name":"Write"},{"name":"ExitPlanMode"}],"messages":[{"role":"user","content":"AGENT-BG: x PLAN: y"},{"role":"system","content":"create your plan at /p.md now"}]}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		var req messagesRequest
 		if json.Unmarshal([]byte(body), &req) != nil {
 			return
 		}
 		sc := plan(&req)
-		if sc.Command == "" && sc.Text == "" {
+		if sc.Command == "" && sc.Tool == "" && sc.Text == "" {
 			t.Errorf("no reply for %q", body)
 		}
-		if sc.Command != "" && len(req.Tools) == 0 {
+		if (sc.Command != "" || sc.Tool != "") && len(req.Tools) == 0 {
 			t.Errorf("tool_use without tools for %q", body)
 		}
 	})
+}
+
+// named is a request offering the named tools, with messages as given.
+func named(tools []string, msgs ...map[string]any) messagesRequest {
+	ts := make([]map[string]string, len(tools))
+	for i, n := range tools {
+		ts[i] = map[string]string{"name": n}
+	}
+	b, _ := json.Marshal(map[string]any{"model": "m", "tools": ts, "messages": msgs})
+	var req messagesRequest
+	json.Unmarshal(b, &req)
+	return req
+}
+
+func user(content string) map[string]any {
+	return map[string]any{"role": "user", "content": json.RawMessage(content)}
+}
+
+func TestPlanToolMarkers(t *testing.T) {
+	all := []string{"Bash", "Write", "Agent", ToolAsk, ToolPlan}
+	reminder := map[string]any{"role": "system", "content": "## Plan File Info:\nNo plan file exists yet. You should create your plan at /h/.claude/plans/p-q.md using the Write tool."}
+	writeCall := map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "tool_use", "id": "t1", "name": "Write", "input": map[string]any{}}}}
+	result := user(`[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]`)
+	for _, tc := range []struct {
+		name      string
+		req       messagesRequest
+		tool, in  string
+		text      string
+		delayless bool
+	}{
+		{name: "ask", req: named(all, user(prompt("ASK: Which one?"))), tool: ToolAsk,
+			in: `{"questions":[{"header":"Choice","multiSelect":false,"options":[{"description":"The first choice","label":"Blue"},{"description":"The second choice","label":"Green"}],"question":"Which one?"}]}`},
+		{name: "ask without the tool", req: named([]string{"Bash"}, user(prompt("ASK: Which one?"))), text: "FAKE-REPLY: ASK: Which one?"},
+		{name: "plan without a plan file", req: named(all, user(prompt("PLAN: do x"))), tool: ToolPlan, in: `{"plan":"do x"}`},
+		{name: "plan writes the named plan file", req: named(all, user(prompt("PLAN: do x")), reminder), tool: "Write",
+			in: `{"content":"# Plan\n\ndo x\n","file_path":"/h/.claude/plans/p-q.md"}`},
+		{name: "plan bare ignores the file", req: named(all, user(prompt("PLAN-BARE: do x")), reminder), tool: ToolPlan, in: `{"plan":"do x"}`},
+		{name: "plan after the file is written", req: named(all, user(prompt("PLAN: do x")), reminder, writeCall, result), tool: ToolPlan, in: `{"plan":"do x"}`},
+		{name: "write result without plan", req: named(all, user(prompt("hello")), writeCall, result), text: "FAKE-REPLY: the command finished: ok"},
+		{name: "agent", req: named(all, user(prompt("AGENT: look SLOW:2s"))), tool: "Agent", delayless: true,
+			in: `{"description":"Fake sub-agent","prompt":"look SLOW:2s","subagent_type":"general-purpose"}`},
+		{name: "agent in the background", req: named(all, user(prompt("AGENT-BG: look"))), tool: "Agent",
+			in: `{"description":"Fake sub-agent","prompt":"look","run_in_background":true,"subagent_type":"general-purpose"}`},
+		{name: "task on older CLIs", req: named([]string{"Task"}, user(prompt("AGENT: look"))), tool: "Task",
+			in: `{"description":"Fake sub-agent","prompt":"look","subagent_type":"general-purpose"}`},
+		{name: "refused tool and the user's next words", req: named(all, user(`[{"type":"tool_result","content":"no"},{"type":"text","text":"Green please"}]`)),
+			text: "FAKE-REPLY: Green please"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := plan(&tc.req)
+			if sc.Tool != tc.tool || sc.Input != tc.in || sc.Text != tc.text || tc.delayless && sc.Delay != 0 {
+				t.Errorf("got  %+v\nwant tool %q input %s text %q", sc, tc.tool, tc.in, tc.text)
+			}
+			if sc.Input != "" && !json.Valid([]byte(sc.Input)) {
+				t.Errorf("input is not JSON: %s", sc.Input)
+			}
+		})
+	}
+}
+
+func TestStreamToolMarker(t *testing.T) {
+	s, err := Start(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	body := `{"model":"m","stream":false,"tools":[{"name":"AskUserQuestion"}],"messages":[{"role":"user","content":"ASK: Why?"}]}`
+	resp, err := http.Post(s.URL+"/v1/messages", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m struct {
+		StopReason string `json:"stop_reason"`
+		Content    []struct {
+			Type, Name string
+			Input      map[string]any
+		} `json:"content"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	if m.StopReason != "tool_use" || len(m.Content) != 2 || m.Content[1].Name != ToolAsk || m.Content[1].Input["questions"] == nil {
+		t.Errorf("reply %+v", m)
+	}
+	if r := s.Requests(); len(r) != 1 || !strings.HasPrefix(r[0].Reply, "tool:AskUserQuestion {") {
+		t.Errorf("recorded %+v", r)
+	}
 }
