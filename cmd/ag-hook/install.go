@@ -45,6 +45,9 @@ func (c *cmd) install(o installOpts, remove bool) int {
 			continue
 		}
 		c.report(in.ID(), verb, res, o.DryRun)
+		if (o.Statusline || remove) && c.installStatusLine(in, ie, remove) != cli.ExitOK {
+			code = cli.ExitError
+		}
 	}
 	return code
 }
@@ -117,6 +120,9 @@ func (c *cmd) status(o statusOpts) int {
 			line += ": " + strings.Join(st.Reasons, "; ")
 		}
 		fmt.Fprintln(c.stdout, line)
+		if sl := c.statusLineLine(in, provider.InstallEnv{Env: c.env, Hook: hook}); sl != "" {
+			fmt.Fprintln(c.stdout, sl)
+		}
 		switch {
 		case st.State == provider.Installed:
 			installed++

@@ -47,6 +47,8 @@ type installOpts struct {
 	Agent  []string `long:"agent" value-name:"AGENT" description:"the agent whose config to edit (repeatable): claude, codex"`
 	DryRun bool     `long:"dry-run" description:"say what would change, write nothing"`
 	Hook   string   `long:"hook" value-name:"PATH" description:"the ag-hook path to write (default: this program)"`
+	// Statusline also wraps Claude's statusLine (uninstall always restores it).
+	Statusline bool `long:"statusline" description:"install: also make the agent's statusLine run ag-hook statusline, passing on to the command it had (uninstall restores that command)"`
 }
 
 type statusOpts struct {
@@ -95,6 +97,9 @@ func (c *cmd) main(args []string) int {
 			return c.hook(h, false)
 		}
 	}
+	if len(args) > 0 && args[0] == "statusline" {
+		return c.statuslineMain(args[1:]) // prints a line and exits 0 whatever the flags
+	}
 	var opts options
 	var inst, uninst installOpts
 	var stat statusOpts
@@ -108,6 +113,7 @@ func (c *cmd) main(args []string) int {
 				"Run by "+p.Name()+"'s hooks (ag-hook install --agent "+h.ID()+" sets them up). Reads one hook payload on stdin and appends the events it means to the spool; prints nothing and exits 0 whatever happens.", o)
 		}
 	}
+	parser.AddCommand("statusline", "Claude Code's statusLine command: a meter to ag, a line to Claude", "Run by Claude Code as its statusLine (ag-hook install --agent claude --statusline sets it up): appends a meter event to the spool and prints a line, or the output of --then CMD. See ag-hook statusline --man.", &statuslineFlags{})
 	parser.AddCommand("install", "add ag's hooks to an agent's config", "Adds a handler running this ag-hook to every hook event ag maps, in the agent's config file, keeping everything else. Already installed: nothing changes. Needs repair: only what is wrong is rewritten.", &inst)
 	parser.AddCommand("uninstall", "remove ag's hooks from an agent's config", "Removes every handler whose command runs ag-hook with the agent's name, and nothing else.", &uninst)
 	parser.AddCommand("status", "say whether ag's hooks are installed", "Prints one line per agent: Installed, Needs repair (with why) or Not installed, read from the config file's contents. Exit status 0 when every agent named with --agent is installed (without --agent: at least one is and none needs repair), 1 otherwise, 2 on error.", &stat)

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/filters/spool"
+	"github.com/agwatch/ag/providers/claude"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+const statuslineLong = `Claude Code runs "ag-hook statusline" as its statusLine command: the JSON
+Claude writes on stdin (model, cost, context window, the 5-hour and 7-day
+rate-limit windows) becomes one meter event appended to ag's spool, which
+ag-tail passes on to ag-fold; then one line is printed for Claude to show.
+
+The line comes from --format, a Go text/template (default: model, context
+left, cost, limits, other agents waiting). With --then CMD, "sh -c CMD"
+gets the same stdin bytes and environment and its output is printed
+instead, so the statusLine the user had keeps showing; "ag-hook install
+--agent claude --statusline" sets this up and keeps the old command. If CMD
+fails (non-zero exit, killed, or no answer within --then-timeout) ag's own
+line is printed in its place. Whatever happens the command exits 0 and
+prints a line: Claude blanks the status line otherwise. The spool append
+never fails the line nor delays it more than 200 ms; an unchanged reading
+is appended again only after ten minutes.
+
+Template fields: .Model (display name, else id), .ModelID, .Session, .Cwd,
+.Dir (last element of .Cwd), .ProjectDir, .Version, .Transcript, .Cost
+(*float64), .Context (.Used .Size .LeftPct), .Left (*int, context left %),
+.Limits (each .Window "5h"/"7d", .UsedPct, .ResetsAt), .Waiting (other
+sessions waiting for the user, from ag-fold's state file) and .Others (their
+state events). Functions: usd, pct, si, until, base.`
+
+type statuslineOpts struct {
+	cli.Common
+	statuslineFlags
+}
+
+// statuslineFlags are the statusline command's own options (ag-hook's
+// command list shows them too).
+type statuslineFlags struct {
+	Then        string        `long:"then" value-name:"CMD" description:"run CMD with sh -c, the same stdin and environment, and print its output instead of ag's line (ag's line if CMD fails)"`
+	ThenTimeout time.Duration `long:"then-timeout" value-name:"DURATION" default:"5s" description:"give up on CMD after this long and print ag's line"`
+	Format      string        `long:"format" value-name:"TEMPLATE" description:"Go text/template for ag's line (see --man for the fields)"`
+}
+
+// maxStatusPayload bounds what is read of the statusLine stdin (real ones
+// are about 2 KB); the rest is drained.
+const maxStatusPayload = 4 << 20
+
+// spoolWait is how long the line waits, once printed, for the spool append
+// to finish before exiting without it.
+const spoolWait = 200 * time.Millisecond
+
+// statusRepeat is how often an unchanged reading is appended anyway, so a
+// restarted ag-fold replaying a young spool still learns the meters.
+const statusRepeat = 10 * time.Minute
+
+// statuslineMain runs `ag-hook statusline ARGS`. Unlike the other commands
+// it never exits non-zero and always prints a line: bad options are
+// reported on stderr and the default line printed.
+func (c *cmd) statuslineMain(args []string) int {
+	// What install writes takes no flag parser (a tenth of a run's work).
+	switch {
+	case len(args) == 0:
+		return c.statusline(statuslineOpts{})
+	case len(args) == 2 && args[0] == "--then":
+		return c.statusline(statuslineOpts{statuslineFlags: statuslineFlags{Then: args[1]}})
+	}
+	var o statuslineOpts
+	p := c.prog
+	p.Name, p.Usage, p.Short, p.Long = "ag-hook statusline", "[OPTIONS]", "Claude Code's statusLine command: a meter to ag, a line to Claude", statuslineLong
+	rest, done, code := p.Parse(&o, args)
+	if done && code != cli.ExitError {
+		return code
+	}
+	if done {
+		o = statuslineOpts{}
+	} else if len(rest) > 0 {
+		c.prog.Errorf("statusline: unexpected argument %q (ignored)", rest[0])
+	}
+	return c.statusline(o)
+}
+
+// statusline is one statusLine run: read, start the user's command, append
+// the meter, print a line, exit 0.
+func (c *cmd) statusline(o statuslineOpts) int {
+	payload, err := io.ReadAll(io.LimitReader(c.stdin, maxStatusPayload))
+	io.Copy(io.Discard, c.stdin)
+	if err != nil {
+		c.debugf("statusline: reading stdin: %v", err)
+	}
+	var then *thenRun
+	if o.Then != "" {
+		then = c.startThen(o.Then, o.ThenTimeout, payload)
+	}
+	st, perr := claude.ParseStatus(payload)
+	if perr != nil {
+		c.debugf("statusline: payload: %v", perr)
+	}
+	appended := make(chan struct{})
+	go func() {
+		defer close(appended)
+		defer func() {
+			if r := recover(); r != nil {
+				c.debugf("statusline: panic: %v", r)
+			}
+		}()
+		c.appendMeter(&st)
+	}()
+	if then != nil {
+		if out, ok := then.wait(); ok {
+			c.stdout.Write(out)
+			c.awaitSpool(appended)
+			return cli.ExitOK
+		}
+	}
+	c.stdout.Write(c.renderLine(o.Format, &st))
+	c.awaitSpool(appended)
+	return cli.ExitOK
+}
+
+func (c *cmd) awaitSpool(done <-chan struct{}) {
+	t := time.NewTimer(spoolWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		c.debugf("statusline: spool append still running after %s; line printed without it", spoolWait)
+	}
+}
+
+// appendMeter writes the meter event to the spool, unless the last one
+// this session appended (less than statusRepeat ago) said the same.
+func (c *cmd) appendMeter(st *claude.Status) {
+	hc := provider.HookContext{Now: c.now(), Pane: c.env("TMUX_PANE")}
+	e, ok := st.Meter(hc)
+	if !ok {
+		return
+	}
+	// The last reading appended, per session: "<unix ms> <signature>".
+	last := filepath.Join(paths.StateDir(c.env), "statusline", event.MakeID("statusline", st.Session))
+	sig := []byte(st.Signature())
+	if old, err := os.ReadFile(last); err == nil {
+		ms, prev, _ := bytes.Cut(old, []byte(" "))
+		at, err := strconv.ParseInt(string(ms), 10, 64)
+		if age := hc.Now.Sub(time.UnixMilli(at)); err == nil && age >= 0 && age < statusRepeat && bytes.Equal(prev, sig) {
+			return
+		}
+	}
+	e.PID, e.TTY = agentProcess(os.Getppid(), claude.New().ProcessNames())
+	if host, err := os.Hostname(); err == nil {
+		e.Host, _, _ = strings.Cut(host, ".")
+	}
+	if err := spool.Append(paths.Spool(c.env), event.AppendJSON(nil, &e), spool.Max(c.env)); err != nil {
+		c.debugf("statusline: spool: %v", err)
+		return
+	}
+	rec := append(strconv.AppendInt(nil, hc.Now.UnixMilli(), 10), ' ')
+	if err := os.MkdirAll(filepath.Dir(last), spool.DirMode); err == nil {
+		os.WriteFile(last, append(rec, sig...), spool.FileMode)
+	}
+	if hc.Now.UnixNano()%64 == 0 { // now and then, forget old sessions
+		pruneLast(filepath.Dir(last), hc.Now.Add(-statusForget))
+	}
+}
+
+// statusForget is when a session's last-reading file is removed.
+const statusForget = 7 * 24 * time.Hour
+
+// pruneLast removes the last-reading files not written since before.
+func pruneLast(dir string, before time.Time) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(before) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// thenRun is the user's own statusLine command, running.
+type thenRun struct {
+	cmd    *exec.Cmd
+	out    bytes.Buffer
+	cancel context.CancelFunc
+	err    error // from Start
+	c      *cmd
+	line   string
+}
+
+// startThen starts `sh -c line` with the payload on stdin, this process's
+// environment and working directory, and its stderr passed through.
+func (c *cmd) startThen(line string, timeout time.Duration, payload []byte) *thenRun {
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, timeout)
+	r := &thenRun{cancel: cancel, c: c, line: line}
+	r.cmd = exec.CommandContext(ctx, "/bin/sh", "-c", line)
+	r.cmd.Stdin = bytes.NewReader(payload)
+	// Both through pipes of ours (never our own descriptors), closed
+	// WaitDelay after the command ends: a background child it left must
+	// not hold the line, nor Claude's stderr.
+	r.cmd.Stdout = &r.out
+	r.cmd.Stderr = struct{ io.Writer }{c.stderr}
+	r.cmd.WaitDelay = 100 * time.Millisecond
+	ownGroup(r.cmd)
+	r.err = r.cmd.Start()
+	return r
+}
+
+// wait returns the command's output, or false when it failed and ag's own
+// line should show instead.
+func (r *thenRun) wait() ([]byte, bool) {
+	defer r.cancel()
+	err := r.err
+	if err == nil {
+		err = r.cmd.Wait()
+	}
+	// It exited 0 but left a background child holding stdout: what it
+	// printed by then is its answer.
+	if errors.Is(err, exec.ErrWaitDelay) {
+		err = nil
+	}
+	if err != nil {
+		r.c.prog.Errorf("statusline: --then %q: %v (showing ag's line)", r.line, err)
+		return nil, false
+	}
+	return r.out.Bytes(), true
+}
