@@ -370,6 +370,9 @@ func (f *Folder) meter(s *session, e *event.Event) {
 		s.tokens = s.tokens.Add(*e.Tokens)
 		s.hasTok, s.dirty = true, true
 	}
+	if e.Src == event.SrcStatusline && e.Context != nil && e.Context.Size > s.ctxFloor {
+		s.ctxFloor = e.Context.Size // Claude's statusLine names the window; a transcript cannot
+	}
 	if e.Context != nil && e.Sub == "" && !sameContext(s, e.Context) {
 		f.setContext(s, *e.Context)
 	}

@@ -126,12 +126,13 @@ func (p *Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, 
 	switch hook {
 	case HookSessionStart:
 		e := m.ev(event.SessionStart)
-		e.Model = string(pl.Model)
 		e.Text = string(pl.Source)
 		// Only here does Claude say "[1m]": declare the window, so the
-		// transcript's plain model name does not shrink it (see ag-fold).
-		if e.Model != "" {
-			e.Context = &event.Context{Size: ContextWindow(e.Model, 0)}
+		// transcript's plain model name does not shrink it (see ag-fold),
+		// and name the model as transcripts and the status line do.
+		if m := string(pl.Model); m != "" {
+			e.Model = APIModel(m)
+			e.Context = &event.Context{Size: ContextWindow(m, 0)}
 		}
 	case HookUserPromptSubmit:
 		e := m.ev(event.TurnStart)

@@ -61,7 +61,7 @@ func TestHookMappings(t *testing.T) {
 		name string
 		want []event.Event // only the kind's own fields; common ones are checked below
 	}{
-		{"session-start", []event.Event{{Kind: event.SessionStart, Model: "claude-opus-4-8[1m]", Text: "startup"}}},
+		{"session-start", []event.Event{{Kind: event.SessionStart, Model: "claude-opus-4-8", Text: "startup"}}},
 		{"session-start-resume", []event.Event{{Kind: event.SessionStart, Text: "resume"}}},
 		{"user-prompt-submit", []event.Event{{Kind: event.TurnStart, Run: run, Text: "say hello"}}},
 		{"user-prompt-submit-no-prompt-id", []event.Event{{Kind: event.TurnStart, Text: "fix the failing test in\nparser_test.go"}}},

@@ -138,8 +138,8 @@ func TestClaude(t *testing.T) {
 		t.Errorf("state context used %d", meter.Context.Used)
 	}
 	if strings.Contains(pane.Capture(), "(1M context)") && meter.Context.Size != 1000000 {
-		// Allowed for now (transcripts never name "[1m]"), but worth seeing.
-		t.Logf("note: the CLI shows a 1M context window, the state says %d", meter.Context.Size)
+		// Transcripts never name "[1m]"; SessionStart declares the window.
+		t.Errorf("the CLI shows a 1M context window, the state says %d", meter.Context.Size)
 	}
 	done()
 
