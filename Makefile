@@ -46,9 +46,10 @@ man: build
 	@for p in $(PROGRAMS); do bin/$$p --man > bin/man/$$p.1; done
 	@echo "man pages in bin/man/"
 
-# The login pipeline in the foreground.
+# The login pipeline in the foreground, as contrib/systemd and contrib/launchd
+# run it: ag-tail --follow | ag-fold --tmux | ag-notify.
 run: build
-	bin/ag-tail --follow | bin/ag-fold | bin/ag-notify
+	PATH="$(CURDIR)/bin:$$PATH" contrib/ag-pipeline
 
 cross:
 	for os in linux darwin; do for arch in amd64 arm64; do \

@@ -77,6 +77,8 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 	bad := 0
 	in := f.read(ctx, stdin, &bad)
 	w := f.startWriter()
+	tp := f.startTmux(ctx, f.opts.tmuxOptions)
+	defer tp.stop(ctx, true)
 	var tick <-chan time.Time
 	if f.opts.Check > 0 {
 		t := time.NewTicker(f.opts.Check)
@@ -93,7 +95,7 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 			f.save(true)
 			return cli.ExitInterrupted
 		case <-tick:
-			w.send(f.outputs(nil, f.settle()))
+			w.send(tp.updateOutputs(f.outputs(nil, f.settle())))
 		case <-debounce.C:
 			armed = false
 		case b, ok := <-in:
@@ -101,12 +103,12 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 				in = nil
 				continue
 			}
-			w.send(f.apply(b))
+			w.send(tp.updateOutputs(f.apply(b)))
 			if b.err != nil {
 				if !errors.Is(b.err, io.EOF) {
 					f.prog.Errorf("<stdin>: %v", b.err)
 				}
-				w.send(f.outputs(nil, f.settle()))
+				w.send(tp.updateOutputs(f.outputs(nil, f.settle())))
 				err := w.close()
 				f.save(true)
 				code := f.end(err)

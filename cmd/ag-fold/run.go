@@ -52,7 +52,23 @@ At the end of input the check and the time-driven rules run once more.
 Input events are not passed through unless --pass is given. Malformed lines
 are reported as "ag-fold: <stdin>:LINE: why" and skipped; the exit status
 is then 2. --snapshot prints the current states and exits 0, or 1 when none
-(or none matching --where) exist.`
+(or none matching --where) exist.
+
+With --tmux it also keeps tmux user options in step with the states: on
+each session's pane @ag_agent, @ag_session, @ag_status, @ag_icon,
+@ag_attention, @ag_tool, @ag_model, @ag_context_left, @ag_limit_5h,
+@ag_limit_week; on each window the worst of its agent panes (waiting >
+failed > working > done > idle) as @ag_window_status, @ag_window_icon,
+@ag_window_agent, @ag_window_attention, @ag_window_tool; globally the
+counts @ag_waiting, @ag_failed, @ag_working, @ag_done and @ag_summary
+("⏳2 ✓1"). One tmux command per change, with only the values that
+changed; a session's options are cleared when it is gone, and all of them
+when ag-fold ends. A tmux error is reported once and retried; it never
+stops the fold. --snapshot --tmux pushes the state file's states once.
+
+--snapshot --format TEMPLATE prints one line for every session at once,
+e.g. --format '{{.Summary}}' gives "⏳2 ✓1"; nothing (exit 1) without a
+state file.`
 
 type options struct {
 	cli.Common
@@ -64,6 +80,8 @@ type options struct {
 	Grace    time.Duration `long:"grace" value-name:"DURATION" default:"30s" description:"how old a hook's wait must be before the pane's idle composer lowers it to idle"`
 	KeepGone time.Duration `long:"keep-gone" value-name:"DURATION" default:"10m" description:"how long a gone session stays in the states"`
 	Check    time.Duration `long:"check" value-name:"DURATION" default:"2s" description:"how often to check that sessions' processes are alive; 0 never"`
+	tmuxOptions
+	glanceOptions
 	Debounce time.Duration `long:"debounce" value-name:"DURATION" default:"100ms" description:"write the state file at most this often while input keeps coming"`
 }
 
@@ -120,6 +138,13 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)
+	}
+	if f.opts.Format != "" && !f.opts.Snapshot {
+		f.prog.Errorf("--format goes with --snapshot (see ag-fold --help)")
+		return cli.ExitError
+	}
+	if f.opts.Snapshot && (f.opts.Format != "" || f.opts.Tmux) {
+		return f.glance(ctx, stdin, f.opts.glanceOptions, f.opts.tmuxOptions)
 	}
 	if f.opts.Snapshot {
 		return f.snapshot(ctx, stdin)

@@ -48,6 +48,9 @@ performs each; each must quote the state's token. Every action writes one
 was typed.
 
 Commands:
+  focus           select --pane's window and pane (with --client, switch that
+                  client to it); with --next-waiting, the next pane after
+                  --pane whose session waits, cycling; exit 1 when none waits
   resume          type the agent's resume command into --pane, which must be
                   at a POSIX shell (the session comes from the state file, or
                   --agent/--session)
@@ -79,6 +82,7 @@ type options struct {
 	TmuxName   string `short:"L" long:"tmux-name" value-name:"NAME" description:"tmux server socket name"`
 	Pass       bool   `long:"pass" description:"filter: also pass every input event through"`
 	DryRun     bool   `short:"n" long:"dry-run" description:"decide and report, but type nothing"`
+	focusOptions
 }
 
 // cmd is one run of ag-keys.
@@ -108,7 +112,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func newCmd(stdout, stderr io.Writer) *cmd {
 	return &cmd{
 		prog: cli.Program{
-			Name: "ag-keys", Usage: "[OPTIONS] [approve|deny|reply TEXT|answer TEXT|plan-approve|plan-deny|resume|resume-command|spawn]",
+			Name: "ag-keys", Usage: "[OPTIONS] [approve|deny|reply TEXT|answer TEXT|plan-approve|plan-deny|resume|resume-command|spawn|focus]",
 			Short: "answer an agent by typing into its pane; resume, spawn and fork command lines",
 			Long:  long, Stdout: stdout, Stderr: stderr,
 		},
@@ -141,6 +145,11 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 	}
 	word, rest := rest[0], rest[1:]
 	switch word {
+	case "focus":
+		if len(rest) > 0 {
+			return c.usage("focus takes no arguments (got %q)", rest[0])
+		}
+		return c.focus(ctx, c.opts.focusOptions)
 	case "resume", "resume-command", "spawn":
 		if len(rest) > 0 {
 			return c.usage("%s takes no arguments (got %q)", word, rest[0])

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/state"
+)
+
+// focusOptions are the focus command's options; options embeds them.
+type focusOptions struct {
+	NextWaiting bool   `long:"next-waiting" description:"focus: the next pane after --pane (cycling, in tmux's order) whose session waits for you"`
+	Client      string `short:"c" long:"client" value-name:"NAME" description:"focus: the tmux client to switch to the pane's session (the tmux plugin passes #{client_name})"`
+}
+
+// focusPanes is list-panes' format for focus: pane, its tty (a pane id
+// from an old tmux server must not match a new one's), its session.
+const focusPanes = "#{pane_id}\t#{pane_tty}"
+
+// focus brings a pane forward: with --next-waiting the next pane whose
+// session waits (from the state file), else --pane. It selects the pane's
+// window and the pane, and with --client switches that client to it. It
+// types nothing. Exit 1 when no pane waits.
+func (c *cmd) focus(ctx context.Context, o focusOptions) int {
+	a := event.New(event.Action, c.now(), "", "")
+	a.Action, a.Pane = "focus", c.opts.Pane
+	r := result{ev: c.keysEvent(&a)}
+	finish := func(status, reason string, code int) int {
+		r.finish(status, reason, code)
+		if err := c.emit(&r.ev); err != nil {
+			return c.writeErr(err)
+		}
+		return r.code
+	}
+	target := c.opts.Pane
+	if o.NextWaiting {
+		st, ok, err := c.nextWaiting(ctx, c.opts.Pane)
+		switch {
+		case errors.Is(err, state.ErrNoFile):
+			return finish(statusRefused, "no state file "+c.opts.StateFile+" (is ag-fold running?)", cli.ExitNoMatch)
+		case err != nil:
+			c.prog.Errorf("%v", err)
+			return finish(statusError, err.Error(), cli.ExitError)
+		case !ok:
+			return finish(statusRefused, "no session is waiting", cli.ExitNoMatch)
+		}
+		target = st.Pane
+		r.ev.Agent, r.ev.Session, r.ev.Pane = st.Agent, st.Session, st.Pane
+	} else if target == "" {
+		return c.usage("focus needs --pane or --next-waiting")
+	}
+	args := []string{"select-window", "-t", target, ";", "select-pane", "-t", target}
+	if o.Client != "" {
+		args = append([]string{"switch-client", "-c", o.Client, "-t", target, ";"}, args...)
+	}
+	if !c.opts.DryRun {
+		if _, err := c.tmux.Run(ctx, args...); err != nil {
+			c.prog.Errorf("%v", err)
+			return finish(statusError, err.Error(), cli.ExitError)
+		}
+	}
+	status := statusSent
+	if c.opts.DryRun {
+		status = statusPlanned
+	}
+	return finish(status, "", cli.ExitOK)
+}
+
+// nextWaiting picks the waiting session whose pane comes first after
+// current in tmux's pane order (session, window, pane), wrapping around.
+func (c *cmd) nextWaiting(ctx context.Context, current string) (event.Event, bool, error) {
+	states, err := state.Read(c.opts.StateFile)
+	if err != nil {
+		return event.Event{}, false, err
+	}
+	// -u: in a non-UTF-8 locale tmux prints the tab as "_".
+	out, err := c.tmux.Run(ctx, "-u", "list-panes", "-a", "-F", focusPanes)
+	if err != nil {
+		return event.Event{}, false, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	var order []event.Event // waiting sessions, in pane order
+	at := -1                // index in order from which to look
+	for _, l := range lines {
+		id, tty, _ := strings.Cut(l, "\t")
+		if id == current {
+			at = len(order)
+		}
+		st, ok := state.ForPane(states, id)
+		if !ok || st.Status != event.StatusWaiting || (st.TTY != "" && tty != "" && st.TTY != tty) {
+			continue
+		}
+		if id == current {
+			at = len(order) + 1 // the current pane is the last to come round again
+		}
+		order = append(order, st)
+	}
+	if len(order) == 0 {
+		return event.Event{}, false, nil
+	}
+	if at < 0 || at >= len(order) {
+		at = 0
+	}
+	return order[at], true, nil
+}

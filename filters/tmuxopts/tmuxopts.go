@@ -1,0 +1,360 @@
+// Package tmuxopts turns session states into tmux user options: what each
+// agent pane, each window holding agent panes, and the server as a whole
+// should carry, and the fewest set-option commands that get tmux there.
+// It is pure; ag-fold --tmux runs the commands.
+//
+// Pane options (read by pane-border-format, or in a window format as the
+// active pane's): @ag_agent @ag_session @ag_status @ag_icon @ag_attention
+// @ag_tool @ag_model @ag_context_left @ag_limit_5h @ag_limit_week.
+// Window options, the worst-of its agent panes (waiting > failed > working
+// > done > idle): @ag_window_agent @ag_window_status @ag_window_icon
+// @ag_window_attention @ag_window_tool. They have their own names because a
+// pane's option shadows the window's of the same name in every format that
+// has a pane. Global options: @ag_waiting @ag_failed @ag_working @ag_done
+// (counts of live sessions) and @ag_summary ("⏳2 ✓1").
+package tmuxopts
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/glance"
+)
+
+// Pane options, in the order they are set.
+var PaneKeys = []string{"@ag_agent", "@ag_session", "@ag_status", "@ag_icon", "@ag_attention",
+	"@ag_tool", "@ag_model", "@ag_context_left", "@ag_limit_5h", "@ag_limit_week"}
+
+// Window options.
+var WindowKeys = []string{"@ag_window_agent", "@ag_window_status", "@ag_window_icon",
+	"@ag_window_attention", "@ag_window_tool"}
+
+// Global options.
+var GlobalKeys = []string{"@ag_waiting", "@ag_failed", "@ag_working", "@ag_done", "@ag_summary"}
+
+// Scope of a Target.
+const (
+	ScopePane   = 'p'
+	ScopeWindow = 'w'
+	ScopeGlobal = 'g'
+)
+
+// Target is where options go: a pane (%3), a window (@1) or the server.
+type Target struct {
+	Scope byte
+	ID    string
+}
+
+// Values maps option names to values; a name absent is unset.
+type Values map[string]string
+
+// Set is the options of every target.
+type Set map[Target]Values
+
+// Unknown marks a value in an applied Set that may or may not be in tmux
+// (left by an earlier run): it differs from every desired value, so the
+// option is set or unset.
+const Unknown = "\x00?"
+
+// Pane is a tmux pane as list-panes reports it.
+type Pane struct {
+	ID, Window, TTY string
+}
+
+// PaneValues is what one session's state puts on its pane.
+func PaneValues(st *event.Event) Values {
+	v := Values{}
+	put := func(k, s string) {
+		if s = clean(s); s != "" {
+			v[k] = s
+		}
+	}
+	put("@ag_agent", st.Agent)
+	put("@ag_session", st.Session)
+	put("@ag_status", st.Status)
+	put("@ag_icon", glance.Icon(st.Status, st.Attention))
+	if st.Status == event.StatusWaiting {
+		put("@ag_attention", st.Attention)
+	}
+	if st.Status == event.StatusWaiting || st.Status == event.StatusWorking {
+		put("@ag_tool", st.Tool)
+	}
+	put("@ag_model", st.Model)
+	if st.Context != nil && st.Context.LeftPct != nil {
+		put("@ag_context_left", strconv.Itoa(*st.Context.LeftPct))
+	}
+	for _, l := range st.Limits {
+		pct := strconv.Itoa(int(l.UsedPct + 0.5))
+		switch {
+		case l.Window == "5h" || l.Minutes == 300:
+			put("@ag_limit_5h", pct)
+		case l.Window == "7d" || l.Minutes == 10080:
+			put("@ag_limit_week", pct)
+		}
+	}
+	return v
+}
+
+// clean makes a value safe to show in a status line: no control
+// characters, no '#' (tmux would read #[style] in it), no trailing ';',
+// at most 64 runes.
+// Statuses and ids pass unchanged; a tool or model name from the agent is
+// data, not format.
+func clean(s string) string {
+	ok := true
+	for _, r := range s {
+		if r == '#' || unicode.IsControl(r) || r == unicode.ReplacementChar {
+			ok = false
+			break
+		}
+	}
+	if !ok {
+		s = strings.Map(func(r rune) rune {
+			if r == '#' || unicode.IsControl(r) || r == unicode.ReplacementChar {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	if r := []rune(s); len(r) > 64 {
+		s = string(r[:64])
+	}
+	// tmux reads an argument ending in ';' as "this, then a new command".
+	return strings.TrimRight(s, ";")
+}
+
+// Model keeps the latest state of every live session.
+type Model struct {
+	sessions map[string]event.Event
+}
+
+// NewModel returns an empty Model.
+func NewModel() *Model { return &Model{sessions: map[string]event.Event{}} }
+
+// Key names a state's session the way ag-fold keys it.
+func Key(st *event.Event) string {
+	switch {
+	case st.Session != "":
+		return st.Agent + "\x00" + st.Session
+	case st.Pane != "":
+		return "\x00pane\x00" + st.Pane
+	}
+	return "\x00pid\x00" + strconv.Itoa(st.PID)
+}
+
+// Update takes a state in; a gone session is forgotten, so its options are
+// cleared. It reports whether anything the options show may have changed.
+func (m *Model) Update(st *event.Event) {
+	k := Key(st)
+	if st.Status == event.StatusGone || st.Status == "" {
+		delete(m.sessions, k)
+		return
+	}
+	// Keep only what the options show: the model outlives many states.
+	m.sessions[k] = event.Event{T: st.T, Agent: st.Agent, Session: st.Session, Pane: st.Pane,
+		TTY: st.TTY, PID: st.PID, Status: st.Status, Attention: st.Attention, Tool: st.Tool,
+		Model: st.Model, Context: st.Context, Limits: st.Limits}
+}
+
+// Len is the number of live sessions.
+func (m *Model) Len() int { return len(m.sessions) }
+
+// Panes lists the panes live sessions name, sorted.
+func (m *Model) Panes() []string {
+	var out []string
+	for _, s := range m.sessions {
+		if s.Pane != "" {
+			out = append(out, s.Pane)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Desired is the options every target should carry, given the server's
+// panes. A session's pane must exist there, and when both know the tty it
+// must match (pane ids are reused by a new tmux server; an old session from
+// the spool must not light up today's %3). When several sessions name one
+// pane the newest wins; a window takes the worst of its panes.
+func (m *Model) Desired(panes map[string]Pane) Set {
+	byPane := map[string]*event.Event{}
+	var counts glance.Counts
+	for k := range m.sessions {
+		s := m.sessions[k]
+		counts.Add(s.Status)
+		p, ok := panes[s.Pane]
+		if s.Pane == "" || !ok || (s.TTY != "" && p.TTY != "" && s.TTY != p.TTY) {
+			continue
+		}
+		if cur := byPane[s.Pane]; cur == nil || s.T.After(cur.T.Time) ||
+			(s.T.Equal(cur.T.Time) && Key(&s) < Key(cur)) {
+			byPane[s.Pane] = &s
+		}
+	}
+	set := Set{}
+	byWindow := map[string]*event.Event{}
+	for id, s := range byPane {
+		set[Target{ScopePane, id}] = PaneValues(s)
+		w := panes[id].Window
+		if w == "" {
+			continue
+		}
+		cur := byWindow[w]
+		if cur == nil || worse(s, cur) {
+			byWindow[w] = s
+		}
+	}
+	for w, s := range byWindow {
+		pv := PaneValues(s)
+		wv := Values{}
+		for _, k := range []string{"@ag_agent", "@ag_status", "@ag_icon", "@ag_attention", "@ag_tool"} {
+			if x, ok := pv[k]; ok {
+				wv["@ag_window_"+k[len("@ag_"):]] = x
+			}
+		}
+		set[Target{ScopeWindow, w}] = wv
+	}
+	g := Values{
+		"@ag_waiting": strconv.Itoa(counts.Waiting), "@ag_failed": strconv.Itoa(counts.Failed),
+		"@ag_working": strconv.Itoa(counts.Working), "@ag_done": strconv.Itoa(counts.Done),
+	}
+	if s := counts.Summary(); s != "" {
+		g["@ag_summary"] = s
+	}
+	set[Target{ScopeGlobal, ""}] = g
+	return set
+}
+
+// worse reports whether a outranks b for a window: the status that wants
+// the user more, then the newer state, then the lower pane id (stable).
+func worse(a, b *event.Event) bool {
+	if ra, rb := glance.Rank(a.Status), glance.Rank(b.Status); ra != rb {
+		return ra > rb
+	}
+	if !a.T.Equal(b.T.Time) {
+		return a.T.After(b.T.Time)
+	}
+	return a.Pane < b.Pane
+}
+
+// Stale marks every option of a target as Unknown in applied: an earlier
+// run may have left them.
+func Stale(applied Set, t Target) {
+	keys := PaneKeys
+	switch t.Scope {
+	case ScopeWindow:
+		keys = WindowKeys
+	case ScopeGlobal:
+		keys = GlobalKeys
+	}
+	v := Values{}
+	for _, k := range keys {
+		v[k] = Unknown
+	}
+	applied[t] = v
+}
+
+// Diff returns the set-option commands that turn applied into desired, in
+// a stable order (panes, windows, global; by id; by key), and records them
+// in applied. Options of targets absent from desired are unset.
+func Diff(applied, desired Set) [][]string {
+	var targets []Target
+	for t := range applied {
+		targets = append(targets, t)
+	}
+	for t := range desired {
+		if _, ok := applied[t]; !ok {
+			targets = append(targets, t)
+		}
+	}
+	slices.SortFunc(targets, func(a, b Target) int {
+		if a.Scope != b.Scope {
+			return scopeOrder(a.Scope) - scopeOrder(b.Scope)
+		}
+		return compareIDs(a.ID, b.ID)
+	})
+	var cmds [][]string
+	for _, t := range targets {
+		have, want := applied[t], desired[t]
+		var keys []string
+		for k := range have {
+			keys = append(keys, k)
+		}
+		for k := range want {
+			if _, ok := have[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			hv, hok := have[k]
+			wv, wok := want[k]
+			switch {
+			case wok && (!hok || hv != wv):
+				cmds = append(cmds, setCmd(t, k, wv))
+			case !wok && hok:
+				cmds = append(cmds, unsetCmd(t, k))
+			}
+		}
+		if len(want) == 0 {
+			delete(applied, t)
+			continue
+		}
+		v := make(Values, len(want))
+		for k, x := range want {
+			v[k] = x
+		}
+		applied[t] = v
+	}
+	return cmds
+}
+
+func scopeOrder(s byte) int {
+	switch s {
+	case ScopePane:
+		return 0
+	case ScopeWindow:
+		return 1
+	}
+	return 2
+}
+
+// compareIDs orders %2 before %10.
+func compareIDs(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
+}
+
+func setCmd(t Target, k, v string) []string {
+	switch t.Scope {
+	case ScopeGlobal:
+		return []string{"set-option", "-g", k, v}
+	}
+	return []string{"set-option", "-" + string(t.Scope), "-t", t.ID, k, v}
+}
+
+func unsetCmd(t Target, k string) []string {
+	switch t.Scope {
+	case ScopeGlobal:
+		return []string{"set-option", "-gu", k}
+	}
+	return []string{"set-option", "-" + string(t.Scope) + "u", "-t", t.ID, k}
+}
+
+// Join makes one tmux argv of several commands, separated by ";" (one
+// argument, which tmux reads as the separator, like \; in a shell).
+func Join(cmds [][]string) []string {
+	var out []string
+	for i, c := range cmds {
+		if i > 0 {
+			out = append(out, ";")
+		}
+		out = append(out, c...)
+	}
+	return out
+}
