@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -13,6 +14,9 @@ import (
 // kernel's record of when the process started.
 const reuseSlack = 2 * time.Second
 
+// hostname does not change under a running ag-fold.
+var hostname = sync.OnceValues(os.Hostname)
+
 // alive reports whether the process of a session still runs: kill(pid, 0)
 // finds it (EPERM: it exists, owned by someone else), and where the start
 // time is known, it started before the session first named it — else the
@@ -22,7 +26,7 @@ func alive(p fold.Proc) bool {
 		return true
 	}
 	if p.Host != "" {
-		if h, err := os.Hostname(); err == nil && h != p.Host {
+		if h, err := hostname(); err == nil && h != p.Host {
 			return true // another machine's process: not ours to judge
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -39,7 +40,11 @@ func startTime(pid int) (time.Time, bool) {
 	return boot.Add(time.Duration(ticks) * time.Second / clockTicks), true
 }
 
-func bootTime() (time.Time, bool) {
+// bootTime is read once: the liveness check runs every few seconds for
+// every session, and /proc/stat is the costliest file it reads.
+var bootTime = sync.OnceValues(readBootTime)
+
+func readBootTime() (time.Time, bool) {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return time.Time{}, false

@@ -85,6 +85,21 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 	if st.Pane == "" {
 		return refuse("the session has no tmux pane")
 	}
+	if a.Action == provider.ActFocus {
+		// A click on a notification's body: bring the pane forward. It
+		// types nothing, so it needs no token.
+		if !c.opts.DryRun {
+			sel := []string{"select-window", "-t", st.Pane, ";", "select-pane", "-t", st.Pane}
+			if _, err := c.tmux.Run(ctx, append([]string{"switch-client", "-t", st.Pane, ";"}, sel...)...); err != nil {
+				// No client to switch (none attached): select it for the next one.
+				if _, err := c.tmux.Run(ctx, sel...); err != nil {
+					return fail(err)
+				}
+			}
+			return r.finish(statusSent, "", cli.ExitOK)
+		}
+		return r.finish(statusPlanned, "", cli.ExitOK)
+	}
 	km, ok := keyed(st.Agent)
 	if !ok {
 		return refuse("agent %q cannot be answered with keys", st.Agent)

@@ -40,18 +40,35 @@ func (l *looker) Looking(pane string) bool {
 	}
 	l.mu.Unlock()
 
+	// One call answers for every pane, so a sweep over several shown
+	// notifications costs one tmux process, not one each.
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	out, err := l.tmux.Display(ctx, pane, "#{pane_active} #{window_active} #{session_attached}")
-	f := strings.Fields(out)
-	looking := err == nil && len(f) == 3 && f[0] == "1" && f[1] == "1" && f[2] != "0"
-	if looking && isDarwin {
-		looking = terminalFrontmost(ctx)
+	lines, err := l.tmux.ListPanes(ctx, "#{pane_id} #{pane_active} #{window_active} #{session_attached}")
+	front := true
+	if isDarwin {
+		front = terminalFrontmost(ctx)
 	}
 	l.mu.Lock()
-	l.cache[pane] = seen{looking, now}
-	l.mu.Unlock()
-	return looking
+	defer l.mu.Unlock()
+	if err != nil {
+		l.cache[pane] = seen{false, now}
+		return false
+	}
+	found := false
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) != 4 {
+			continue
+		}
+		looking := f[1] == "1" && f[2] == "1" && f[3] != "0" && front
+		l.cache[f[0]] = seen{looking, now}
+		found = found || f[0] == pane
+	}
+	if !found {
+		l.cache[pane] = seen{false, now}
+	}
+	return l.cache[pane].looking
 }
 
 // forget drops cached answers older than the ttl, keeping the map small.

@@ -61,6 +61,7 @@ type options struct {
 	Debounce   time.Duration `long:"debounce" value-name:"DUR" default:"1s" description:"how long done/failed must hold before notifying"`
 	Cooldown   time.Duration `long:"cooldown" value-name:"DUR" default:"60s" description:"quiet time per session and kind after a notification"`
 	MaxAge     time.Duration `long:"max-age" value-name:"DUR" default:"10s" description:"states older than this on arrival are history: never notified"`
+	FocusCheck time.Duration `long:"focus-check" value-name:"DUR" default:"3s" description:"while notifications are shown, how often to ask tmux whether you are looking at their panes (to take them back)"`
 	Timeout    time.Duration `long:"timeout" value-name:"DUR" default:"3s" description:"longest one delivery may take"`
 	NoQuiet    bool          `long:"no-quiet" description:"notify even while the user is looking at the pane"`
 	TmuxPopup  bool          `long:"tmux-popup" description:"tmux backend: a wait with buttons opens a display-popup to approve, deny or reply"`
@@ -205,7 +206,7 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	sweep := time.NewTicker(time.Second)
+	sweep := time.NewTicker(max(c.opts.FocusCheck, 100*time.Millisecond))
 	defer sweep.Stop()
 	rearm := func() {
 		timer.Stop()

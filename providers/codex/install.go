@@ -145,4 +145,3 @@ func enableFlag(path string, dry bool) ([]string, error) {
 	}
 	return []string{action}, nil
 }
-
