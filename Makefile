@@ -47,7 +47,7 @@ man: build
 	@echo "man pages in bin/man/"
 
 # The login pipeline in the foreground, as contrib/systemd and contrib/launchd
-# run it: ag-tail --follow | ag-fold --tmux | ag-notify.
+# run it: ag-tail --follow | ag-fold --tmux | ag-notify | ag-keys.
 run: build
 	PATH="$(CURDIR)/bin:$$PATH" contrib/ag-pipeline
 

@@ -46,6 +46,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("AG_DIR", env.WorkDir+"/.ag")
 			env.Setenv("HOME", env.WorkDir+"/home")
+			if wd, err := os.Getwd(); err == nil {
+				env.Setenv("PIPELINE", filepath.Join(wd, "..", "contrib", "ag-pipeline"))
+			}
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},
 		Condition: func(cond string) (bool, error) {
