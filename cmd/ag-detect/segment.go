@@ -9,6 +9,7 @@ import (
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/glance"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
 )
@@ -33,27 +34,6 @@ type segmentData struct {
 	event.Event
 	Icon   string
 	Detail string
-}
-
-// icon is the status (and attention) at a glance; idle has none.
-func icon(s *event.Event) string {
-	switch s.Status {
-	case event.StatusWaiting:
-		switch s.Attention {
-		case event.AttnQuestion:
-			return "❓"
-		case event.AttnPlan:
-			return "📋"
-		}
-		return "⏳"
-	case event.StatusWorking:
-		return "⚙"
-	case event.StatusDone:
-		return "✓"
-	case event.StatusFailed:
-		return "✗"
-	}
-	return ""
 }
 
 // paneLines keeps, of a state file, the sessions array's opening and the
@@ -114,7 +94,7 @@ func (d *detector) segment(pane string) int {
 	if !ok || st.Status == event.StatusGone || st.Status == "" {
 		return cli.ExitOK
 	}
-	data := segmentData{Event: st, Icon: icon(&st)}
+	data := segmentData{Event: st, Icon: glance.Icon(st.Status, st.Attention)}
 	if st.Status == event.StatusWaiting && (st.Attention == event.AttnPermission || st.Attention == "") {
 		data.Detail = st.Tool
 	}
