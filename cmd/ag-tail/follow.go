@@ -128,15 +128,26 @@ func (f *follower) setup(r *watchRoot, read bool) {
 		return
 	}
 	dir := r.root.Dir
-	if _, err := os.Stat(dir); err != nil {
-		for up := filepath.Dir(dir); ; up = filepath.Dir(up) {
+	for {
+		if _, err := os.Stat(dir); err == nil {
+			break
+		}
+		up := filepath.Dir(dir)
+		for ; up != filepath.Dir(up); up = filepath.Dir(up) {
 			if _, err := os.Stat(up); err == nil {
-				f.watch(up)
-				return
+				break
 			}
-			if up == filepath.Dir(up) {
-				return
-			}
+		}
+		f.watch(up)
+		// A folder made on the way between the Stat above and the watch
+		// sent its event to nobody: look again now that the watch is in.
+		rel, err := filepath.Rel(up, dir)
+		if err != nil {
+			return
+		}
+		next := filepath.Join(up, strings.Split(rel, string(filepath.Separator))[0])
+		if _, err := os.Stat(next); err != nil {
+			return // its Create will come to the watch on up
 		}
 	}
 	r.ready = true

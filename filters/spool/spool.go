@@ -51,7 +51,7 @@ func Append(path string, lines []byte, max int64) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	for range 8 { // each retry means another writer rotated meanwhile
+	for range 64 { // each retry means another writer rotated meanwhile
 		f, err := open(path)
 		if err != nil {
 			return err
