@@ -7,16 +7,11 @@ import (
 	"syscall"
 )
 
-// lock takes a shared (writers) or exclusive (rotation) flock on f. The
-// lock belongs to the open file, so separate opens in one process contend
-// like separate processes.
-func lock(f *os.File, exclusive bool) error {
-	how := syscall.LOCK_SH
-	if exclusive {
-		how = syscall.LOCK_EX
-	}
+// lock takes an exclusive flock on f. The lock belongs to the open file,
+// so separate opens in one process contend like separate processes.
+func lock(f *os.File) error {
 	for {
-		err := syscall.Flock(int(f.Fd()), how)
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
 		if err != syscall.EINTR {
 			return err
 		}

@@ -4,10 +4,12 @@
 // Many hook processes append at once. Each append is one write(2) on a
 // file opened O_APPEND, which the kernel applies whole at the end of the
 // file, so lines never interleave. Rotation (spool.ndjson → spool.ndjson.1
-// when the file outgrows its limit) is the only step that needs a lock:
-// writers hold a shared flock while they write, the rotator an exclusive
-// one while it renames, and a writer that finds its file renamed under it
-// reopens the path, so no line lands in the rotated file after the rename.
+// when the next line would take the file past its limit) needs a lock:
+// each writer holds an exclusive flock from its size check to its write
+// (or the rename), and a writer that finds its file renamed under it
+// reopens the path, so no line lands in the rotated file after the rename
+// and neither file outgrows the limit. The lock is held for one write, a
+// few microseconds.
 package spool
 
 import (
@@ -78,26 +80,26 @@ func open(path string) (*os.File, error) {
 }
 
 // appendTo writes lines to f (path's file when opened) and reports false
-// when f is no longer the file at path, so the caller reopens.
+// when f is no longer the file at path, or has just been rotated away, so
+// the caller reopens. The size check and the write happen under one
+// exclusive lock: with a shared one, two writers could both find room for
+// their line and together take the file past max.
 func appendTo(f *os.File, path string, lines []byte, max int64) (bool, error) {
-	if err := lock(f, false); err != nil {
+	if err := lock(f); err != nil {
 		return false, err
 	}
+	defer unlock(f)
 	fi, err := f.Stat()
 	if err != nil {
-		unlock(f)
 		return false, err
 	}
 	if !current(fi, path) {
-		unlock(f)
-		return false, nil
+		return false, nil // another writer rotated it
 	}
 	if fi.Size() > 0 && fi.Size()+int64(len(lines)) > max {
-		unlock(f)
-		return false, rotate(f, path, max, int64(len(lines)))
+		return false, os.Rename(path, Rotated(path))
 	}
 	_, err = f.Write(lines)
-	unlock(f)
 	return err == nil, err
 }
 
@@ -105,21 +107,4 @@ func appendTo(f *os.File, path string, lines []byte, max int64) (bool, error) {
 func current(fi fs.FileInfo, path string) bool {
 	pi, err := os.Stat(path)
 	return err == nil && os.SameFile(fi, pi)
-}
-
-// rotate renames path to path.1 under an exclusive lock, unless another
-// writer already did. The caller then reopens path, a fresh file.
-func rotate(f *os.File, path string, max, adding int64) error {
-	if err := lock(f, true); err != nil {
-		return err
-	}
-	defer unlock(f)
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !current(fi, path) || fi.Size()+adding <= max {
-		return nil // someone else rotated it
-	}
-	return os.Rename(path, Rotated(path))
 }
