@@ -59,7 +59,7 @@ func Append(path string, lines []byte, max int64) error {
 			return err
 		}
 		ok, err := appendTo(f, path, lines, max)
-		f.Close()
+		f.close()
 		if ok || err != nil {
 			return err
 		}
@@ -67,14 +67,14 @@ func Append(path string, lines []byte, max int64) error {
 	return errors.New("spool: rotated under us too many times")
 }
 
-func open(path string) (*os.File, error) {
-	const flags = os.O_WRONLY | os.O_APPEND | os.O_CREATE
-	f, err := os.OpenFile(path, flags, FileMode)
+// open opens path for appending, making its directories when missing.
+func open(path string) (file, error) {
+	f, err := openAppend(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(path), DirMode); err != nil {
-			return nil, err
+			return f, err
 		}
-		f, err = os.OpenFile(path, flags, FileMode)
+		f, err = openAppend(path)
 	}
 	return f, err
 }
@@ -84,27 +84,17 @@ func open(path string) (*os.File, error) {
 // the caller reopens. The size check and the write happen under one
 // exclusive lock: with a shared one, two writers could both find room for
 // their line and together take the file past max.
-func appendTo(f *os.File, path string, lines []byte, max int64) (bool, error) {
-	if err := lock(f); err != nil {
+func appendTo(f file, path string, lines []byte, max int64) (bool, error) {
+	if err := f.lock(); err != nil {
 		return false, err
 	}
-	defer unlock(f)
-	fi, err := f.Stat()
-	if err != nil {
-		return false, err
+	defer f.unlock()
+	size, same, err := f.stat(path)
+	if err != nil || !same {
+		return false, err // !same: another writer rotated it
 	}
-	if !current(fi, path) {
-		return false, nil // another writer rotated it
-	}
-	if fi.Size() > 0 && fi.Size()+int64(len(lines)) > max {
+	if size > 0 && size+int64(len(lines)) > max {
 		return false, os.Rename(path, Rotated(path))
 	}
-	_, err = f.Write(lines)
-	return err == nil, err
-}
-
-// current reports whether path still names the file fi describes.
-func current(fi fs.FileInfo, path string) bool {
-	pi, err := os.Stat(path)
-	return err == nil && os.SameFile(fi, pi)
+	return true, f.write(lines)
 }
