@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
@@ -206,8 +208,11 @@ func (c *cmd) startThen(line string, timeout time.Duration, payload []byte) *the
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, timeout)
-	r := &thenRun{cancel: cancel, c: c, line: line}
+	// Interrupted or terminated, stop the command's whole group rather
+	// than leave it running.
+	sctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithTimeout(sctx, timeout)
+	r := &thenRun{cancel: func() { cancel(); stop() }, c: c, line: line}
 	r.cmd = exec.CommandContext(ctx, "/bin/sh", "-c", line)
 	r.cmd.Stdin = bytes.NewReader(payload)
 	// Both through pipes of ours (never our own descriptors), closed
