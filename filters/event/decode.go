@@ -2,10 +2,9 @@ package event
 
 import (
 	"fmt"
-	"strconv"
 	"time"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/agwatch/ag/filters/jsonscan"
 )
 
 // The codec is written by hand: every ag stage decodes and encodes each line,
@@ -16,450 +15,98 @@ import (
 // Decode parses one line into e, replacing its contents.
 func Decode(line []byte, e *Event) error {
 	*e = Event{}
-	d := decoder{b: line}
-	d.space()
-	if d.peek() != '{' {
-		return d.errf("not a JSON object")
+	d := decoder{jsonscan.Scanner{B: line}}
+	d.Space()
+	if d.Peek() != '{' {
+		return d.Errorf("not a JSON object")
 	}
-	if err := d.object(func(key []byte) error { return d.member(e, key) }); err != nil {
+	if err := d.Object(func(key []byte) error { return d.member(e, key) }); err != nil {
 		return err
 	}
-	d.space()
-	if d.i != len(d.b) {
-		return d.errf("trailing data after the object")
+	d.Space()
+	if d.I != len(d.B) {
+		return d.Errorf("trailing data after the object")
 	}
 	return nil
 }
 
-type decoder struct {
-	b     []byte
-	i     int
-	depth int
-}
-
-const maxDepth = 200
+// decoder is the event codec's scanner: jsonscan's, with strings interned.
+type decoder struct{ jsonscan.Scanner }
 
 // SyntaxError is a decoding error with the byte offset where it happened.
-type SyntaxError struct {
-	Offset int
-	Msg    string
+type SyntaxError = jsonscan.SyntaxError
+
+// interned are the protocol's common values (kinds, sources, statuses,
+// agents, tools), sorted, so decoding them allocates nothing. An array of
+// constants is laid out by the linker: no start-up cost, which a map has.
+var interned = [...]string{
+	"Bash", "Edit", "Read", "Write", "action", "antigravity", "claude", "codex", "copilot",
+	"cursor", "done", "failed", "fold", "gemini", "gone", "hook", "idle", "interrupt",
+	"keys", "log", "meter", "notify", "omp", "opencode", "pane", "permission", "pi", "plan",
+	"proc", "proc.down", "proc.up", "question", "session.end", "session.start", "state",
+	"statusline", "tool.end", "tool.start", "turn.end", "turn.fail", "turn.start", "wait",
+	"wait.end", "waiting", "working",
 }
 
-func (e *SyntaxError) Error() string { return fmt.Sprintf("byte %d: %s", e.Offset, e.Msg) }
-
-func (d *decoder) errf(format string, a ...any) error {
-	return &SyntaxError{Offset: d.i, Msg: fmt.Sprintf(format, a...)}
+// intern returns raw as one of the interned strings, if it is one.
+func intern(raw []byte) (string, bool) {
+	lo, hi := 0, len(interned)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if interned[m] < string(raw) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(interned) && interned[lo] == string(raw) {
+		return interned[lo], true
+	}
+	return "", false
 }
-
-func (d *decoder) peek() byte {
-	if d.i < len(d.b) {
-		return d.b[d.i]
-	}
-	return 0
-}
-
-func (d *decoder) space() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
-
-// object walks {"k":v,...}, calling f with each key and d positioned at the value.
-func (d *decoder) object(f func(key []byte) error) error {
-	d.depth++
-	if d.depth > maxDepth {
-		return d.errf("nested too deeply")
-	}
-	defer func() { d.depth-- }()
-	d.i++ // '{'
-	d.space()
-	if d.peek() == '}' {
-		d.i++
-		return nil
-	}
-	for {
-		d.space()
-		if d.peek() != '"' {
-			return d.errf("want a member name")
-		}
-		start := d.i
-		key, special, err := d.rawString()
-		if err != nil {
-			return err
-		}
-		if special {
-			if _, err := unquote(key, start); err != nil {
-				return err
-			}
-		}
-		d.space()
-		if d.peek() != ':' {
-			return d.errf("want ':' after member name")
-		}
-		d.i++
-		d.space()
-		if err := f(key); err != nil {
-			return err
-		}
-		d.space()
-		switch d.peek() {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			return nil
-		default:
-			return d.errf("want ',' or '}' in object")
-		}
-	}
-}
-
-// plain marks the bytes a string may hold with no special handling.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// rawString returns the bytes between the quotes, escapes still in place,
-// and whether they need unquoting (escapes or non-ASCII).
-func (d *decoder) rawString() ([]byte, bool, error) {
-	start := d.i
-	b := d.b
-	i := d.i + 1
-	special := false
-	for {
-		for i < len(b) && plain[b[i]] {
-			i++
-		}
-		if i >= len(b) {
-			d.i = len(b)
-			return nil, false, d.errf("unterminated string")
-		}
-		switch c := b[i]; {
-		case c == '"':
-			d.i = i + 1
-			return b[start+1 : i], special, nil
-		case c == '\\':
-			special = true
-			i += 2
-		case c < 0x20:
-			d.i = i
-			return nil, false, d.errf("control character in string")
-		default:
-			special = true
-			i++
-		}
-	}
-}
-
-// known interns the protocol's common values, so decoding them allocates nothing.
-var known = func() map[string]string {
-	m := map[string]string{}
-	for _, k := range Kinds {
-		m[k] = k
-	}
-	for _, s := range []string{SrcHook, SrcLog, SrcPane, SrcProc, SrcStatusline, SrcFold, SrcNotify, SrcKeys,
-		AttnPermission, AttnQuestion, AttnPlan, StatusIdle, StatusWorking, StatusWaiting, StatusDone,
-		StatusFailed, StatusGone, "claude", "codex", "cursor", "opencode", "pi", "omp", "gemini",
-		"antigravity", "copilot", "Bash", "Read", "Edit", "Write"} {
-		m[s] = s
-	}
-	return m
-}()
 
 // str decodes a JSON string value.
 func (d *decoder) str() (string, error) {
-	if d.peek() != '"' {
-		if d.literal("null") {
+	if d.Peek() != '"' {
+		if d.Literal("null") {
 			return "", nil
 		}
-		return "", d.errf("want a string")
+		return "", d.Errorf("want a string")
 	}
-	start := d.i
-	raw, special, err := d.rawString()
+	start := d.I
+	raw, special, err := d.RawString()
 	if err != nil {
 		return "", err
 	}
 	if special {
-		return unquote(raw, start)
+		return jsonscan.Unquote(raw, start+1)
 	}
 	if len(raw) <= 16 {
-		if s, ok := known[string(raw)]; ok {
+		if s, ok := intern(raw); ok {
 			return s, nil
 		}
 	}
 	return string(raw), nil
 }
 
-func unquote(raw []byte, off int) (string, error) {
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRune(raw[i:])
-			out = utf8.AppendRune(out, r) // invalid bytes become U+FFFD
-			i += n
-			continue
-		}
-		if c != '\\' {
-			out = append(out, c)
-			i++
-			continue
-		}
-		if i+1 >= len(raw) {
-			return "", &SyntaxError{off + i, "bad escape"}
-		}
-		switch raw[i+1] {
-		case '"', '\\', '/':
-			out = append(out, raw[i+1])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(raw, i+2)
-			if !ok {
-				return "", &SyntaxError{off + i, "bad \\u escape"}
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if r2, ok := hex4(raw, i+2); ok && i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						out = utf8.AppendRune(out, dec)
-						i += 6
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		default:
-			return "", &SyntaxError{off + i, "bad escape"}
-		}
-		i += 2
-	}
-	return string(out), nil
-}
-
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
-}
-
-func (d *decoder) literal(s string) bool {
-	if len(d.b)-d.i >= len(s) && string(d.b[d.i:d.i+len(s)]) == s {
-		d.i += len(s)
-		return true
-	}
-	return false
-}
-
-// number returns the raw bytes of a JSON number, checked against RFC 8259's grammar.
-func (d *decoder) number() ([]byte, error) {
-	start := d.i
-	b := d.b
-	i := d.i
-	digits := func() int {
-		n := 0
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	if i < len(b) && b[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return nil, d.errf("want a number")
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return nil, d.errf("bad number")
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return nil, d.errf("bad number")
-		}
-	}
-	d.i = i
-	return b[start:i], nil
-}
-
-func (d *decoder) int() (int64, error) {
-	if d.literal("null") {
-		return 0, nil
-	}
-	start := d.i
-	raw, err := d.number()
-	if err != nil {
-		return 0, err
-	}
-	n, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil {
-		f, ferr := strconv.ParseFloat(string(raw), 64)
-		if ferr != nil || f != float64(int64(f)) {
-			return 0, &SyntaxError{start, fmt.Sprintf("want an integer, got %s", raw)}
-		}
-		n = int64(f)
-	}
-	return n, nil
-}
-
-func (d *decoder) float() (float64, error) {
-	start := d.i
-	raw, err := d.number()
-	if err != nil {
-		return 0, err
-	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil {
-		return 0, &SyntaxError{start, fmt.Sprintf("bad number %s", raw)}
-	}
-	return f, nil
-}
-
 func (d *decoder) time() (Time, error) {
-	start := d.i
+	start := d.I
 	s, err := d.str()
 	if err != nil || s == "" {
 		return Time{}, err
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return Time{}, &SyntaxError{start, fmt.Sprintf("bad time %q: want RFC 3339", s)}
+		return Time{}, &SyntaxError{Offset: start, Msg: fmt.Sprintf("bad time %q: want RFC 3339", s)}
 	}
 	return Time{t}, nil
-}
-
-// skip steps over one value of any type, checking its syntax.
-func (d *decoder) skip() error {
-	switch c := d.peek(); {
-	case c == '"':
-		return d.checkedString()
-	case c == '{':
-		return d.object(func([]byte) error { return d.skip() })
-	case c == '[':
-		return d.array(d.skip)
-	case c == 't':
-		return d.lit("true")
-	case c == 'f':
-		return d.lit("false")
-	case c == 'n':
-		return d.lit("null")
-	default:
-		_, err := d.number()
-		return err
-	}
-}
-
-// checkedString steps over a string whose escapes must be valid, since
-// unknown members are copied to the output as they are.
-func (d *decoder) checkedString() error {
-	start := d.i
-	raw, special, err := d.rawString()
-	if err == nil && special {
-		_, err = unquote(raw, start)
-	}
-	return err
-}
-
-func (d *decoder) lit(s string) error {
-	if !d.literal(s) {
-		return d.errf("want %s", s)
-	}
-	return nil
-}
-
-func (d *decoder) array(f func() error) error {
-	if d.literal("null") {
-		return nil
-	}
-	if d.peek() != '[' {
-		return d.errf("want an array")
-	}
-	d.depth++
-	if d.depth > maxDepth {
-		return d.errf("nested too deeply")
-	}
-	defer func() { d.depth-- }()
-	d.i++
-	d.space()
-	if d.peek() == ']' {
-		d.i++
-		return nil
-	}
-	for {
-		d.space()
-		if err := f(); err != nil {
-			return err
-		}
-		d.space()
-		switch d.peek() {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			return nil
-		default:
-			return d.errf("want ',' or ']' in array")
-		}
-	}
-}
-
-// obj decodes an object value (or null) member by member.
-func (d *decoder) obj(f func(key []byte) error) error {
-	if d.literal("null") {
-		return nil
-	}
-	if d.peek() != '{' {
-		return d.errf("want an object")
-	}
-	return d.object(f)
 }
 
 func (d *decoder) member(e *Event, key []byte) (err error) {
 	switch string(key) {
 	case "v":
 		var n int64
-		n, err = d.int()
+		n, err = d.Int()
 		e.V = int(n)
 	case "t":
 		e.T, err = d.time()
@@ -477,7 +124,7 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 		e.Run, err = d.str()
 	case "pid":
 		var n int64
-		n, err = d.int()
+		n, err = d.Int()
 		e.PID = int(n)
 	case "tty":
 		e.TTY, err = d.str()
@@ -509,7 +156,7 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 		e.Prompt, err = d.str()
 	case "pending":
 		var n int64
-		n, err = d.int()
+		n, err = d.Int()
 		e.Pending = int(n)
 	case "backend":
 		e.Backend, err = d.str()
@@ -518,28 +165,28 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 	case "model":
 		e.Model, err = d.str()
 	case "tokens":
-		if d.literal("null") {
+		if d.Literal("null") {
 			return nil
 		}
 		e.Tokens = new(Tokens)
-		err = d.obj(func(k []byte) error { return d.tokens(e.Tokens, k) })
+		err = d.Obj(func(k []byte) error { return d.tokens(e.Tokens, k) })
 	case "context":
-		if d.literal("null") {
+		if d.Literal("null") {
 			return nil
 		}
 		e.Context = new(Context)
-		err = d.obj(func(k []byte) error { return d.context(e.Context, k) })
+		err = d.Obj(func(k []byte) error { return d.context(e.Context, k) })
 	case "cost_usd":
-		if d.literal("null") {
+		if d.Literal("null") {
 			return nil
 		}
 		var f float64
-		f, err = d.float()
+		f, err = d.Float()
 		e.CostUSD = &f
 	case "limits":
-		err = d.array(func() error {
+		err = d.Array(func() error {
 			var l Limit
-			if err := d.obj(func(k []byte) error { return d.limit(&l, k) }); err != nil {
+			if err := d.Obj(func(k []byte) error { return d.limit(&l, k) }); err != nil {
 				return err
 			}
 			e.Limits = append(e.Limits, l)
@@ -554,14 +201,14 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 			e.Since = &t
 		}
 	case "gen":
-		e.Gen, err = d.int()
+		e.Gen, err = d.Int()
 	case "token":
 		e.Token, err = d.str()
 	case "action":
 		e.Action, err = d.str()
 	default:
-		start := d.i
-		if err = d.skip(); err != nil {
+		start := d.I
+		if err = d.Skip(); err != nil {
 			return err
 		}
 		if len(e.Extra) > 0 {
@@ -570,7 +217,7 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 		e.Extra = append(e.Extra, '"')
 		e.Extra = append(e.Extra, key...)
 		e.Extra = append(e.Extra, '"', ':')
-		e.Extra = append(e.Extra, d.b[start:d.i]...)
+		e.Extra = append(e.Extra, d.B[start:d.I]...)
 		return nil
 	}
 	if err != nil {
@@ -584,15 +231,15 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 func (d *decoder) tokens(t *Tokens, key []byte) (err error) {
 	switch string(key) {
 	case "in":
-		t.In, err = d.int()
+		t.In, err = d.Int()
 	case "out":
-		t.Out, err = d.int()
+		t.Out, err = d.Int()
 	case "cache_read":
-		t.CacheRead, err = d.int()
+		t.CacheRead, err = d.Int()
 	case "cache_write":
-		t.CacheWrite, err = d.int()
+		t.CacheWrite, err = d.Int()
 	default:
-		err = d.skip()
+		err = d.Skip()
 	}
 	return err
 }
@@ -600,19 +247,19 @@ func (d *decoder) tokens(t *Tokens, key []byte) (err error) {
 func (d *decoder) context(c *Context, key []byte) (err error) {
 	switch string(key) {
 	case "used":
-		c.Used, err = d.int()
+		c.Used, err = d.Int()
 	case "size":
-		c.Size, err = d.int()
+		c.Size, err = d.Int()
 	case "left_pct":
-		if d.literal("null") {
+		if d.Literal("null") {
 			return nil
 		}
 		var n int64
-		n, err = d.int()
+		n, err = d.Int()
 		p := int(n)
 		c.LeftPct = &p
 	default:
-		err = d.skip()
+		err = d.Skip()
 	}
 	return err
 }
@@ -622,13 +269,13 @@ func (d *decoder) limit(l *Limit, key []byte) (err error) {
 	case "window":
 		l.Window, err = d.str()
 	case "used_pct":
-		if d.literal("null") {
+		if d.Literal("null") {
 			return nil
 		}
-		l.UsedPct, err = d.float()
+		l.UsedPct, err = d.Float()
 	case "minutes":
 		var n int64
-		n, err = d.int()
+		n, err = d.Int()
 		l.Minutes = int(n)
 	case "resets_at":
 		var t Time
@@ -637,7 +284,7 @@ func (d *decoder) limit(l *Limit, key []byte) (err error) {
 			l.ResetsAt = &t
 		}
 	default:
-		err = d.skip()
+		err = d.Skip()
 	}
 	return err
 }

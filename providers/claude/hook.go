@@ -2,13 +2,13 @@ package claude
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/jsonscan"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -48,74 +48,96 @@ const (
 // ProcessNames: Claude Code's native binary runs with comm "claude".
 func (*Provider) ProcessNames() []string { return []string{"claude"} }
 
-// hookStr decodes any JSON value leniently: a string as itself, null as "",
-// anything else as its compact JSON text. A field of a surprising type
-// then never costs the whole event.
-type hookStr string
+// hookPayload holds the fields of every Claude hook payload that ag reads
+// (Claude Code 2.1.x; field names per code.claude.com/docs/en/hooks).
+// Strings are read leniently (jsonscan.Text): a field of a surprising type
+// never costs the whole event.
+type hookPayload struct {
+	SessionID, TranscriptPath, Cwd, HookEventName, PromptID string
+	AgentID, AgentType, Source, Model, Prompt               string
+	ToolName, ToolUseID, Error, ErrorDetails, Message       string
+	NotificationType, Reason, Trigger, LastMessage          string
 
-func (s *hookStr) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		*s = hookStr(v)
-		return nil
+	IsInterrupt     bool
+	ToolInput       []byte // raw JSON
+	BackgroundTasks []byte // raw JSON array
+}
+
+// str is the string field named k, or nil.
+func (pl *hookPayload) str(k string) *string {
+	switch k {
+	case "session_id":
+		return &pl.SessionID
+	case "transcript_path":
+		return &pl.TranscriptPath
+	case "cwd":
+		return &pl.Cwd
+	case "hook_event_name":
+		return &pl.HookEventName
+	case "prompt_id":
+		return &pl.PromptID
+	case "agent_id":
+		return &pl.AgentID
+	case "agent_type":
+		return &pl.AgentType
+	case "source":
+		return &pl.Source
+	case "model":
+		return &pl.Model
+	case "prompt":
+		return &pl.Prompt
+	case "tool_name":
+		return &pl.ToolName
+	case "tool_use_id":
+		return &pl.ToolUseID
+	case "error":
+		return &pl.Error
+	case "error_details":
+		return &pl.ErrorDetails
+	case "message":
+		return &pl.Message
+	case "notification_type":
+		return &pl.NotificationType
+	case "reason":
+		return &pl.Reason
+	case "trigger":
+		return &pl.Trigger
+	case "last_assistant_message":
+		return &pl.LastMessage
 	}
-	if string(b) == "null" {
-		*s = ""
-		return nil
-	}
-	var c bytes.Buffer
-	if err := json.Compact(&c, b); err != nil {
-		return err
-	}
-	*s = hookStr(strings.ToValidUTF8(c.String(), "\uFFFD"))
 	return nil
 }
 
-// hookPayload holds the fields of every Claude hook payload that ag reads
-// (Claude Code 2.1.x; field names per code.claude.com/docs/en/hooks).
-type hookPayload struct {
-	SessionID        hookStr `json:"session_id"`
-	TranscriptPath   hookStr `json:"transcript_path"`
-	Cwd              hookStr `json:"cwd"`
-	HookEventName    hookStr `json:"hook_event_name"`
-	PromptID         hookStr `json:"prompt_id"`
-	AgentID          hookStr `json:"agent_id"`
-	AgentType        hookStr `json:"agent_type"`
-	Source           hookStr `json:"source"`
-	Model            hookStr `json:"model"`
-	Prompt           hookStr `json:"prompt"`
-	ToolName         hookStr `json:"tool_name"`
-	ToolUseID        hookStr `json:"tool_use_id"`
-	Error            hookStr `json:"error"`
-	ErrorDetails     hookStr `json:"error_details"`
-	Message          hookStr `json:"message"`
-	NotificationType hookStr `json:"notification_type"`
-	Reason           hookStr `json:"reason"`
-	Trigger          hookStr `json:"trigger"`
-	LastMessage      hookStr `json:"last_assistant_message"`
-
-	IsInterrupt     json.RawMessage   `json:"is_interrupt"`
-	ToolInput       json.RawMessage   `json:"tool_input"`
-	BackgroundTasks []json.RawMessage `json:"background_tasks"`
-}
-
-// hookBgTask is one entry of Stop's background_tasks.
-type hookBgTask struct {
-	Type   hookStr `json:"type"`
-	Status hookStr `json:"status"`
+// parseHook reads a payload by hand: a hook process lives a millisecond,
+// and encoding/json's first decode of a type costs a fifth of that.
+func parseHook(raw []byte) (hookPayload, error) {
+	var pl hookPayload
+	err := jsonscan.Members(raw, func(k string, v []byte) error {
+		switch k {
+		case "is_interrupt":
+			pl.IsInterrupt = jsonscan.IsTrue(v)
+		case "tool_input":
+			pl.ToolInput = v
+		case "background_tasks":
+			pl.BackgroundTasks = v
+		default:
+			if p := pl.str(k); p != nil {
+				*p = jsonscan.Text(v)
+			}
+		}
+		return nil
+	})
+	return pl, err
 }
 
 // MapHook maps one Claude hook payload to events (see the README's
 // "Claude hooks" table). Hooks ag does not map give no events and no error.
 func (p *Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error) {
-	var pl hookPayload
-	if err := json.Unmarshal(raw, &pl); err != nil {
+	pl, err := parseHook(raw)
+	if err != nil {
 		return nil, fmt.Errorf("hook payload: %w", err)
 	}
-	hook := string(pl.HookEventName)
+	hook := pl.HookEventName
 	if hook == "" {
 		return nil, errors.New(`hook payload: no "hook_event_name"`)
 	}
@@ -126,24 +148,24 @@ func (p *Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, 
 	switch hook {
 	case HookSessionStart:
 		e := m.ev(event.SessionStart)
-		e.Text = string(pl.Source)
+		e.Text = pl.Source
 		// Only here does Claude say "[1m]": declare the window, so the
 		// transcript's plain model name does not shrink it (see ag-fold),
 		// and name the model as transcripts and the status line do.
-		if m := string(pl.Model); m != "" {
+		if m := pl.Model; m != "" {
 			e.Model = APIModel(m)
 			e.Context = &event.Context{Size: ContextWindow(m, 0)}
 		}
 	case HookUserPromptSubmit:
 		e := m.ev(event.TurnStart)
-		e.Text = hookClamp(string(pl.Prompt), maxText)
+		e.Text = hookClamp(pl.Prompt, maxText)
 	case HookPreToolUse:
 		e := m.ev(event.ToolStart)
-		e.Tool, e.ToolID = string(pl.ToolName), string(pl.ToolUseID)
+		e.Tool, e.ToolID = pl.ToolName, pl.ToolUseID
 		e.Text = hookSummary(e.Tool, pl.ToolInput)
 	case HookPermissionRequest:
 		e := m.ev(event.Wait)
-		e.Tool, e.ToolID = string(pl.ToolName), string(pl.ToolUseID)
+		e.Tool, e.ToolID = pl.ToolName, pl.ToolUseID
 		switch e.Tool {
 		case ToolAskUserQuestion:
 			e.Attention = event.AttnQuestion
@@ -155,14 +177,14 @@ func (p *Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, 
 		e.Text = hookSummary(e.Tool, pl.ToolInput)
 	case HookPostToolUse, HookPostToolUseFailure:
 		e := m.ev(event.ToolEnd)
-		e.Tool, e.ToolID = string(pl.ToolName), string(pl.ToolUseID)
+		e.Tool, e.ToolID = pl.ToolName, pl.ToolUseID
 		if hook == HookPostToolUseFailure {
-			e.Reason = hookClamp(hookFirstLine(string(pl.Error)), maxSummary)
+			e.Reason = hookClamp(hookFirstLine(pl.Error), maxSummary)
 			if e.Reason == "" {
 				e.Reason = "error"
 			}
 			// Escape during a tool ends the turn and no Stop follows.
-			if hookIsTrue(pl.IsInterrupt) {
+			if pl.IsInterrupt {
 				m.ev(event.Interrupt).Reason = "user"
 			}
 		}
@@ -174,29 +196,29 @@ func (p *Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, 
 			kind = event.ToolEnd
 		}
 		e := m.ev(kind)
-		e.Tool = string(pl.AgentType)
+		e.Tool = pl.AgentType
 		if e.Tool == "" {
 			e.Tool = "agent"
 		}
 	case HookPreCompact:
 		e := m.ev(event.ToolStart)
-		e.Tool, e.Text = "compact", string(pl.Trigger)
+		e.Tool, e.Text = "compact", pl.Trigger
 	case HookPostCompact:
 		e := m.ev(event.ToolEnd)
-		e.Tool, e.Text = "compact", string(pl.Trigger)
+		e.Tool, e.Text = "compact", pl.Trigger
 	case HookStop:
 		e := m.ev(event.TurnEnd)
 		e.Pending = hookInFlight(pl.BackgroundTasks)
-		e.Text = hookClamp(string(pl.LastMessage), maxText)
+		e.Text = hookClamp(pl.LastMessage, maxText)
 	case HookStopFailure:
 		e := m.ev(event.TurnFail)
-		e.Reason = string(pl.Error)
+		e.Reason = pl.Error
 		if e.Reason == "" {
 			e.Reason = "unknown"
 		}
-		e.Text = hookClamp(string(pl.ErrorDetails), maxText)
+		e.Text = hookClamp(pl.ErrorDetails, maxText)
 	case HookSessionEnd:
-		m.ev(event.SessionEnd).Reason = string(pl.Reason)
+		m.ev(event.SessionEnd).Reason = pl.Reason
 	}
 	return m.out, nil
 }
@@ -216,17 +238,17 @@ type hookMapper struct {
 // permission asked again after a "no") does not.
 func (m *hookMapper) ev(kind string) *event.Event {
 	pl, hc := m.pl, m.hc
-	e := event.New(kind, hc.Now, ID, string(pl.SessionID))
+	e := event.New(kind, hc.Now, ID, pl.SessionID)
 	e.Src = event.SrcHook
 	e.ID = event.MakeID(event.SrcHook, e.Session, m.hook, kind, m.digest, strconv.FormatInt(hc.Now.Unix(), 10))
-	e.Run = string(pl.PromptID)
+	e.Run = pl.PromptID
 	e.PID, e.TTY, e.Pane, e.Host = hc.PID, hc.TTY, hc.Pane, hc.Host
-	e.Cwd = string(pl.Cwd)
+	e.Cwd = pl.Cwd
 	if e.Cwd == "" {
 		e.Cwd = hc.Cwd
 	}
-	e.Transcript = string(pl.TranscriptPath)
-	e.Sub = string(pl.AgentID)
+	e.Transcript = pl.TranscriptPath
+	e.Sub = pl.AgentID
 	m.out = append(m.out, e)
 	return &m.out[len(m.out)-1]
 }
@@ -236,8 +258,8 @@ func (m *hookMapper) ev(kind string) *event.Event {
 // background agents) is deliberately not a wait; nor is anything else.
 func (m *hookMapper) notification() {
 	pl := m.pl
-	msg := hookClamp(string(pl.Message), maxText)
-	switch string(pl.NotificationType) {
+	msg := hookClamp(pl.Message, maxText)
+	switch pl.NotificationType {
 	case "permission_prompt":
 		e := m.ev(event.Wait)
 		e.Attention, e.Text = event.AttnPermission, msg
@@ -261,43 +283,47 @@ func (m *hookMapper) notification() {
 // inFlight counts the background subagents and workflows a Stop leaves
 // running. Shells, monitors, teammates and MCP tasks never count: a dev
 // server must not keep a session "working" forever.
-func hookInFlight(tasks []json.RawMessage) int {
+func hookInFlight(tasks []byte) int {
 	n := 0
-	for _, raw := range tasks {
-		var t hookBgTask
-		if json.Unmarshal(raw, &t) != nil {
-			continue
+	jsonscan.Elements(tasks, func(raw []byte) error {
+		var typ, status string
+		if jsonscan.Members(raw, func(k string, v []byte) error {
+			switch k {
+			case "type":
+				typ = strings.ToLower(jsonscan.Text(v))
+			case "status":
+				status = strings.ToLower(jsonscan.Text(v))
+			}
+			return nil
+		}) != nil {
+			return nil
 		}
-		switch strings.ToLower(string(t.Type)) {
-		case "subagent", "workflow":
-		default:
-			continue
+		if typ != "subagent" && typ != "workflow" {
+			return nil
 		}
-		switch strings.ToLower(string(t.Status)) {
+		switch status {
 		case "completed", "failed", "cancelled", "canceled", "killed", "stopped", "done":
-			continue
+			return nil
 		}
 		n++
-	}
+		return nil
+	})
 	return n
 }
 
-func hookIsTrue(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "true" }
-
 // summary is the short text that says what a tool call will do: the
 // command, the file, the question, the plan's first lines.
-func hookSummary(tool string, input json.RawMessage) string {
+func hookSummary(tool string, input []byte) string {
 	if len(input) == 0 {
 		return ""
 	}
-	var in map[string]json.RawMessage
-	if json.Unmarshal(input, &in) != nil {
+	in := map[string][]byte{}
+	if jsonscan.Members(input, func(k string, v []byte) error { in[k] = v; return nil }) != nil {
 		return hookClamp(hookCompact(input), maxSummary)
 	}
 	field := func(k string) string {
-		var s hookStr
-		if raw, ok := in[k]; ok && json.Unmarshal(raw, &s) == nil {
-			return string(s)
+		if raw, ok := in[k]; ok {
+			return jsonscan.Text(raw)
 		}
 		return ""
 	}
@@ -318,18 +344,20 @@ func hookSummary(tool string, input json.RawMessage) string {
 }
 
 // questions joins AskUserQuestion's questions, one a line.
-func hookQuestions(raw json.RawMessage) string {
-	var qs []struct {
-		Question hookStr `json:"question"`
-	}
-	if json.Unmarshal(raw, &qs) != nil {
-		return ""
-	}
+func hookQuestions(raw []byte) string {
 	var lines []string
-	for _, q := range qs {
-		if q.Question != "" {
-			lines = append(lines, string(q.Question))
-		}
+	err := jsonscan.Elements(raw, func(q []byte) error {
+		return jsonscan.Members(q, func(k string, v []byte) error {
+			if k == "question" {
+				if s := jsonscan.Text(v); s != "" {
+					lines = append(lines, s)
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return ""
 	}
 	return hookClamp(strings.Join(lines, "\n"), maxText)
 }
@@ -350,13 +378,9 @@ func hookPlanHead(plan string) string {
 	return hookClamp(strings.TrimRight(strings.Join(lines, "\n"), "\n"), maxText)
 }
 
-func hookCompact(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return ""
-	}
-	// Compact keeps bytes as they are; events are valid UTF-8.
-	return strings.ToValidUTF8(b.String(), "\uFFFD")
+// hookCompact is a value's compact JSON; events are valid UTF-8.
+func hookCompact(raw []byte) string {
+	return strings.ToValidUTF8(string(jsonscan.Compact(nil, raw)), "\uFFFD")
 }
 
 func hookFirstLine(s string) string {

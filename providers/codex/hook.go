@@ -2,7 +2,6 @@ package codex
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -11,31 +10,76 @@ import (
 	"unicode/utf8"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/jsonscan"
 	"github.com/agwatch/ag/providers/provider"
 )
 
 // HookPayload is what Codex writes on a hook's stdin (snake_case, one JSON
 // object). Turn-scoped events carry turn_id, which is ag's run; sub-agent
-// events add agent_id/agent_type.
+// events add agent_id/agent_type. Strings are read leniently
+// (jsonscan.Text): a field of a surprising type never costs the event.
 type HookPayload struct {
-	SessionID      string          `json:"session_id"`
-	TurnID         string          `json:"turn_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	HookEventName  string          `json:"hook_event_name"`
-	Model          string          `json:"model"`
-	PermissionMode string          `json:"permission_mode"`
-	Source         string          `json:"source"`
-	Prompt         string          `json:"prompt"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolUseID      string          `json:"tool_use_id"`
-	Reason         string          `json:"reason"`
-	Error          string          `json:"error"`
-	AgentID        string          `json:"agent_id"`
-	AgentType      string          `json:"agent_type"`
-	Trigger        string          `json:"trigger"`
-	LastMessage    string          `json:"last_assistant_message"`
+	SessionID, TurnID, TranscriptPath, Cwd, HookEventName string
+	Model, PermissionMode, Source, Prompt                 string
+	ToolName, ToolUseID, Reason, Error                    string
+	AgentID, AgentType, Trigger, LastMessage              string
+	ToolInput                                             []byte // raw JSON
+}
+
+// ParseHook reads a payload by hand: a hook process lives a millisecond,
+// and encoding/json's first decode of a type costs a fifth of that.
+func ParseHook(raw []byte) (HookPayload, error) {
+	var p HookPayload
+	err := jsonscan.Members(raw, func(k string, v []byte) error {
+		if k == "tool_input" {
+			p.ToolInput = v
+		} else if f := p.str(k); f != nil {
+			*f = jsonscan.Text(v)
+		}
+		return nil
+	})
+	return p, err
+}
+
+// str is the string field named k, or nil.
+func (p *HookPayload) str(k string) *string {
+	switch k {
+	case "session_id":
+		return &p.SessionID
+	case "turn_id":
+		return &p.TurnID
+	case "transcript_path":
+		return &p.TranscriptPath
+	case "cwd":
+		return &p.Cwd
+	case "hook_event_name":
+		return &p.HookEventName
+	case "model":
+		return &p.Model
+	case "permission_mode":
+		return &p.PermissionMode
+	case "source":
+		return &p.Source
+	case "prompt":
+		return &p.Prompt
+	case "tool_name":
+		return &p.ToolName
+	case "tool_use_id":
+		return &p.ToolUseID
+	case "reason":
+		return &p.Reason
+	case "error":
+		return &p.Error
+	case "agent_id":
+		return &p.AgentID
+	case "agent_type":
+		return &p.AgentType
+	case "trigger":
+		return &p.Trigger
+	case "last_assistant_message":
+		return &p.LastMessage
+	}
+	return nil
 }
 
 // Hooks are the Codex hook events ag installs, in the order hooks.json
@@ -69,8 +113,8 @@ func (*Provider) ProcessNames() []string { return []string{"codex"} }
 // must exit 0 with empty stdout on every path, errors included: Codex reads
 // exit 2 plus stderr as a Deny.
 func (*Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error) {
-	var p HookPayload
-	if err := json.Unmarshal(raw, &p); err != nil {
+	p, err := ParseHook(raw)
+	if err != nil {
 		return nil, fmt.Errorf("hook payload: %w", err)
 	}
 	if p.HookEventName == "" {
@@ -177,20 +221,13 @@ func hookEvent(p *HookPayload, now time.Time) (e event.Event, ok bool) {
 
 // ToolSummary is the short text shown for a tool call: the shell command,
 // else a path, else the first string member of the input.
-func ToolSummary(input json.RawMessage) string {
-	if len(input) == 0 || input[0] != '{' {
-		var s string
-		if json.Unmarshal(input, &s) == nil {
-			return clamp(s)
-		}
-		return ""
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(input, &m) != nil {
-		return ""
+func ToolSummary(input []byte) string {
+	in := map[string][]byte{}
+	if jsonscan.Members(input, func(k string, v []byte) error { in[k] = v; return nil }) != nil {
+		return clamp(jsonString(input))
 	}
 	for _, k := range []string{"command", "cmd", "file_path", "path", "pattern", "url", "query"} {
-		if s := stringish(m[k]); s != "" {
+		if s := stringish(in[k]); s != "" {
 			return clamp(s)
 		}
 	}
@@ -199,42 +236,67 @@ func ToolSummary(input json.RawMessage) string {
 
 // questionText finds the question of a request_user_input-style call:
 // {"questions":[{"question":...}]} or {"question":...}.
-func questionText(input json.RawMessage) string {
-	var in struct {
-		Question  string `json:"question"`
-		Questions []struct {
-			Question string `json:"question"`
-		} `json:"questions"`
-	}
-	if json.Unmarshal(input, &in) != nil {
-		return ""
-	}
-	if in.Question != "" {
-		return clamp(in.Question)
-	}
-	for _, q := range in.Questions {
-		if q.Question != "" {
-			return clamp(q.Question)
+func questionText(input []byte) string {
+	var question, first string
+	err := jsonscan.Members(input, func(k string, v []byte) error {
+		switch k {
+		case "question":
+			question = jsonString(v)
+		case "questions":
+			first = ""
+			return jsonscan.Elements(v, func(q []byte) error {
+				return jsonscan.Members(q, func(k string, v []byte) error {
+					if k == "question" && first == "" {
+						first = jsonString(v)
+					}
+					return nil
+				})
+			})
 		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return ""
+	case question != "":
+		return clamp(question)
 	}
-	return ""
+	return clamp(first)
 }
 
-// stringish reads a JSON string, or an argv array joined with spaces.
-func stringish(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
+// jsonString is raw's value when it is a JSON string, else "".
+func jsonString(raw []byte) string {
+	s := jsonscan.Scanner{B: raw}
+	s.Space()
+	if s.Peek() != '"' {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	v, err := s.Str()
+	if err != nil {
+		return ""
+	}
+	return v
+}
+
+// stringish reads a JSON string, or an argv array of strings joined with
+// spaces.
+func stringish(raw []byte) string {
+	if s := jsonString(raw); s != "" {
 		return s
 	}
 	var argv []string
-	if json.Unmarshal(raw, &argv) == nil {
-		return strings.Join(argv, " ")
+	err := jsonscan.Elements(raw, func(v []byte) error {
+		s := jsonscan.Scanner{B: v}
+		if s.Peek() != '"' && !bytes.Equal(v, []byte("null")) {
+			return s.Errorf("want a string")
+		}
+		argv = append(argv, jsonString(v))
+		return nil
+	})
+	if err != nil {
+		return ""
 	}
-	return ""
+	return strings.Join(argv, " ")
 }
 
 // clamp cuts s to textMax bytes on a rune boundary.
