@@ -3,6 +3,7 @@ package event
 import (
 	stdjson "encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -194,6 +195,26 @@ func TestAppendTimeMatchesLayout(t *testing.T) {
 	} {
 		if got, want := string(appendTime(nil, tm)), tm.UTC().Format(Layout); got != want {
 			t.Errorf("appendTime(%v) = %s; want %s", tm, got, want)
+		}
+	}
+}
+
+// TestInterned: the table is sorted (intern searches it) and holds every
+// kind, source, attention and status.
+func TestInterned(t *testing.T) {
+	if !slices.IsSorted(interned[:]) {
+		t.Fatal("interned is not sorted")
+	}
+	want := append(slices.Clone(Kinds), SrcHook, SrcLog, SrcPane, SrcProc, SrcStatusline, SrcFold, SrcNotify, SrcKeys,
+		AttnPermission, AttnQuestion, AttnPlan, StatusIdle, StatusWorking, StatusWaiting, StatusDone, StatusFailed, StatusGone)
+	for _, s := range want {
+		if got, ok := intern([]byte(s)); !ok || got != s {
+			t.Errorf("intern(%q) = %q, %v", s, got, ok)
+		}
+	}
+	for _, s := range []string{"", "a", "zzz", "Bas", "Bashh", "wait.en"} {
+		if _, ok := intern([]byte(s)); ok {
+			t.Errorf("intern(%q) found", s)
 		}
 	}
 }
