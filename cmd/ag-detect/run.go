@@ -19,8 +19,7 @@ type options struct {
 	Pane     bool          `long:"pane" description:"print a prompt segment for the current pane ($TMUX_PANE) or the PANE argument, from the state file"`
 	Format   string        `long:"format" value-name:"TEMPLATE" description:"Go template for --pane: the state event's fields (.Agent .Status .Attention .Tool .Text .Model .Cwd …) plus .Icon and .Detail"`
 	State    string        `long:"state" value-name:"FILE" description:"state file --pane reads (default $AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json)"`
-	Socket   string        `short:"S" long:"socket" value-name:"PATH" description:"tmux server socket path (default: the server in $TMUX, else tmux's default)"`
-	Name     string        `short:"L" long:"socket-name" value-name:"NAME" description:"tmux server socket name"`
+	cli.Tmux
 }
 
 // detector is one run of ag-detect.
@@ -79,7 +78,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		d.opts.All = true
 	}
 	d.out = cli.NewWriter(stdout)
-	d.tmux = &tmux.Client{Socket: d.opts.Socket, Name: d.opts.Name}
+	socket, name := d.opts.Server()
+	d.tmux = &tmux.Client{Socket: socket, Name: name}
 	s := newScanner(d)
 	if d.opts.Watch {
 		return s.watch(ctx)

@@ -44,8 +44,9 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 	if code != cli.ExitOK {
 		return code
 	}
-	if to.Tmux {
-		p := newPusher(&tmux.Client{Socket: to.Socket, Name: to.Name}, f.prog.Errorf, f.now)
+	if to.Push {
+		socket, name := to.Server()
+		p := newPusher(&tmux.Client{Socket: socket, Name: name}, f.prog.Errorf, f.now)
 		p.update(states)
 		if !p.sync(ctx) {
 			code = cli.ExitError

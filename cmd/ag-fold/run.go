@@ -143,7 +143,7 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		f.prog.Errorf("--format goes with --snapshot (see ag-fold --help)")
 		return cli.ExitError
 	}
-	if f.opts.Snapshot && (f.opts.Format != "" || f.opts.Tmux) {
+	if f.opts.Snapshot && (f.opts.Format != "" || f.opts.Push) {
 		return f.glance(ctx, stdin, f.opts.glanceOptions, f.opts.tmuxOptions)
 	}
 	if f.opts.Snapshot {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/tmux"
 	"github.com/agwatch/ag/filters/tmuxopts"
@@ -14,9 +15,8 @@ import (
 
 // tmuxOptions are the --tmux options; options embeds them.
 type tmuxOptions struct {
-	Tmux   bool   `long:"tmux" description:"push each session's state into tmux user options on its pane and window (@ag_status, @ag_window_status, @ag_waiting, …) whenever it changes; with --snapshot, push the states once"`
-	Socket string `short:"S" long:"socket" value-name:"PATH" description:"--tmux: the tmux server's socket path (default: the server in $TMUX, else tmux's default)"`
-	Name   string `short:"L" long:"socket-name" value-name:"NAME" description:"--tmux: the tmux server's socket name"`
+	Push bool `long:"tmux" description:"push each session's state into tmux user options on its pane and window (@ag_status, @ag_window_status, @ag_waiting, …) whenever it changes; with --snapshot, push the states once"`
+	cli.Tmux
 }
 
 const (
@@ -75,10 +75,11 @@ func newPusher(c *tmux.Client, errorf func(string, ...any), now func() time.Time
 // startTmux starts pushing states into tmux for follow; nil without --tmux
 // (a nil pusher takes every call and does nothing).
 func (f *folder) startTmux(ctx context.Context, o tmuxOptions) *pusher {
-	if !o.Tmux {
+	if !o.Push {
 		return nil
 	}
-	p := newPusher(&tmux.Client{Socket: o.Socket, Name: o.Name}, f.prog.Errorf, f.now)
+	socket, name := o.Server()
+	p := newPusher(&tmux.Client{Socket: socket, Name: name}, f.prog.Errorf, f.now)
 	p.start(ctx)
 	return p
 }

@@ -68,6 +68,7 @@ Exit status: 0 sent (or printed), 1 refused, 2 error.`
 type options struct {
 	cli.Common
 	cli.Filter
+	cli.Tmux
 	Pane       string `short:"t" long:"pane" value-name:"%ID" description:"the tmux pane of the session"`
 	Token      string `long:"token" value-name:"T" description:"the state token the action was offered under; refuse if the session moved on"`
 	Agent      string `long:"agent" value-name:"ID" description:"agent id for resume-command and spawn (default claude)"`
@@ -78,8 +79,6 @@ type options struct {
 	Transcript string `long:"transcript" value-name:"PATH" description:"spawn --fork: the transcript to fork from, instead of the state file's"`
 	Bin        string `long:"bin" value-name:"PATH" description:"the agent's launcher (default: the provider's, e.g. claude)"`
 	StateFile  string `long:"state" value-name:"FILE" description:"ag-fold's state file (default $AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json)"`
-	TmuxSocket string `short:"S" long:"tmux-socket" value-name:"PATH" description:"tmux server socket (default: $TMUX or tmux's default)"`
-	TmuxName   string `short:"L" long:"tmux-name" value-name:"NAME" description:"tmux server socket name"`
 	Pass       bool   `long:"pass" description:"filter: also pass every input event through"`
 	DryRun     bool   `short:"n" long:"dry-run" description:"decide and report, but type nothing"`
 	focusOptions
@@ -136,7 +135,8 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	c.filter = f
-	c.tmux = &tmux.Client{Socket: c.opts.TmuxSocket, Name: c.opts.TmuxName}
+	socket, name := c.opts.Server()
+	c.tmux = &tmux.Client{Socket: socket, Name: name}
 	if c.opts.StateFile == "" {
 		c.opts.StateFile = paths.StateFile(c.env)
 	}

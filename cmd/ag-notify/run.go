@@ -49,6 +49,7 @@ stream go on.`
 type options struct {
 	cli.Common
 	cli.Filter
+	cli.Tmux
 	Backend    []string      `short:"b" long:"backend" value-name:"NAME" description:"where to notify, repeatable: auto (default), dbus, tmux, osc, exec, ntfy, osascript, terminal-notifier"`
 	Exec       string        `long:"exec" value-name:"CMD" env:"AG_NOTIFY_EXEC" description:"run CMD with sh -c per notification: JSON on stdin, AG_OP AG_KIND AG_AGENT AG_SESSION AG_PANE AG_TOKEN AG_TITLE AG_SUBTITLE AG_BODY set"`
 	Ntfy       string        `long:"ntfy" value-name:"URL" env:"AG_NTFY_URL" description:"POST to this ntfy topic URL (https://ntfy.sh/TOPIC)"`
@@ -56,8 +57,6 @@ type options struct {
 	NtfyClick  string        `long:"ntfy-click" value-name:"URL" description:"URL the phone opens when the ntfy notification is tapped"`
 	OSC        string        `long:"osc" value-name:"KIND" choice:"auto" choice:"9" choice:"777" choice:"99" default:"auto" description:"OSC notification sequence: 9 (iTerm2, WezTerm, Ghostty), 777 (urxvt, foot), 99 (kitty), auto by terminal name"`
 	OSCTTY     string        `long:"osc-tty" value-name:"PATH" description:"write OSC notifications to PATH (e.g. /dev/tty) instead of the pane's tmux clients"`
-	TmuxSocket string        `short:"S" long:"tmux-socket" value-name:"PATH" description:"tmux server socket (default: $TMUX or tmux's default)"`
-	TmuxName   string        `short:"L" long:"tmux-name" value-name:"NAME" description:"tmux server socket name"`
 	Debounce   time.Duration `long:"debounce" value-name:"DUR" default:"1s" description:"how long done/failed must hold before notifying"`
 	Cooldown   time.Duration `long:"cooldown" value-name:"DUR" default:"60s" description:"quiet time per session and kind after a notification"`
 	MaxAge     time.Duration `long:"max-age" value-name:"DUR" default:"10s" description:"states older than this on arrival are history: never notified"`
@@ -148,7 +147,8 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	c.filter = f
-	c.tmux = &tmux.Client{Socket: c.opts.TmuxSocket, Name: c.opts.TmuxName}
+	socket, name := c.opts.Server()
+	c.tmux = &tmux.Client{Socket: socket, Name: name}
 	c.look = newLooker(c.tmux, c.now)
 	cfg := notify.Config{Debounce: c.opts.Debounce, Cooldown: c.opts.Cooldown, MaxAge: c.opts.MaxAge, Agents: c.agents}
 	if !c.opts.NoQuiet {

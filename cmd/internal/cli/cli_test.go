@@ -94,3 +94,25 @@ func TestWriterClosedPipe(t *testing.T) {
 		t.Errorf("write to a closed pipe = %v; want ErrClosed", err)
 	}
 }
+
+// TestTmuxSpellings: -S/-L, --socket/--socket-name and the unlisted
+// --tmux-socket/--tmux-name all pick the server.
+func TestTmuxSpellings(t *testing.T) {
+	for _, args := range [][]string{
+		{"-S", "/s", "-L", "n"},
+		{"--socket", "/s", "--socket-name", "n"},
+		{"--tmux-socket", "/s", "--tmux-name", "n"},
+	} {
+		var o struct {
+			Common
+			Tmux
+		}
+		p := Program{Name: "x", Stdout: io.Discard, Stderr: io.Discard}
+		if _, done, _ := p.Parse(&o, args); done {
+			t.Fatalf("%q: parse failed", args)
+		}
+		if s, n := o.Server(); s != "/s" || n != "n" {
+			t.Errorf("%q: Server() = %q, %q", args, s, n)
+		}
+	}
+}

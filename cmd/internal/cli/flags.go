@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -101,4 +102,19 @@ func commonOf(opts any) *Common {
 // Errorf prints one error line to stderr, prefixed with the program's name.
 func (p Program) Errorf(format string, a ...any) {
 	fmt.Fprintf(p.Stderr, "%s: %s\n", p.Name, fmt.Sprintf(format, a...))
+}
+
+// Tmux are the options that pick a tmux server, spelled as tmux spells
+// them (-S path, -L name), the same in every program. --tmux-socket and
+// --tmux-name are accepted too, unlisted.
+type Tmux struct {
+	Socket    string `short:"S" long:"socket" value-name:"PATH" description:"tmux server socket path (default: the server in $TMUX, else tmux's default)"`
+	Name      string `short:"L" long:"socket-name" value-name:"NAME" description:"tmux server socket name"`
+	SocketAka string `long:"tmux-socket" value-name:"PATH" hidden:"true"`
+	NameAka   string `long:"tmux-name" value-name:"NAME" hidden:"true"`
+}
+
+// Server is the socket path and name given, either spelling.
+func (t Tmux) Server() (socket, name string) {
+	return cmp.Or(t.Socket, t.SocketAka), cmp.Or(t.Name, t.NameAka)
 }
