@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -15,10 +16,19 @@ const clockTicks = 100
 // startTime reads when pid started: /proc/PID/stat field 22 (ticks since
 // boot) plus btime from /proc/stat.
 func startTime(pid int) (time.Time, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	// open, one read, close: this runs every --check for every session,
+	// and os.ReadFile would add a poller registration and an fstat.
+	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return time.Time{}, false
 	}
+	var buf [1024]byte // the fields up to starttime come well within it
+	n, err := syscall.Read(fd, buf[:])
+	syscall.Close(fd)
+	if err != nil || n <= 0 {
+		return time.Time{}, false
+	}
+	b := buf[:n]
 	// comm (field 2) may hold spaces and parens: count from the last ')'.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {

@@ -206,8 +206,12 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	sweep := time.NewTicker(max(c.opts.FocusCheck, 100*time.Millisecond))
+	// The focus sweep ticks only while a notification is shown: an idle
+	// ag-notify should not wake for nothing.
+	every := max(c.opts.FocusCheck, 100*time.Millisecond)
+	sweep := time.NewTicker(every)
 	defer sweep.Stop()
+	sweeping := true
 	rearm := func() {
 		timer.Stop()
 		if next, ok := c.policy.Next(); ok {
@@ -235,6 +239,14 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 			if _, ok := c.policy.Next(); !ok {
 				stop()
 			}
+		}
+		if shown := c.policy.Shown(); shown != sweeping {
+			if shown {
+				sweep.Reset(every)
+			} else {
+				sweep.Stop()
+			}
+			sweeping = shown
 		}
 		select {
 		case <-ctx.Done():

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -80,9 +81,20 @@ func (t *tail) follow(ctx context.Context) error {
 		return err
 	}
 
+	// The ticker runs only while there is something to poll or retire:
+	// an idle follower should not wake every second for nothing.
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
+	ticking := true
 	for {
+		if want := f.needsTick(); want != ticking {
+			if want {
+				tick.Reset(pollEvery)
+			} else {
+				tick.Stop()
+			}
+			ticking = want
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -332,11 +344,33 @@ func (f *follower) unwatch(p string) {
 	}
 }
 
-// poll reads files whose agents need it, retires renamed files nobody
-// claimed, and sets up roots that appeared unnoticed.
-func (f *follower) poll() {
+// eventsMissAppends: where an agent appends through a descriptor it holds
+// open, kqueue (macOS, the BSDs) may report nothing; inotify reports every
+// write, whoever makes it.
+const eventsMissAppends = runtime.GOOS != "linux"
+
+// needsTick reports whether poll has work: files under NeedsPoll roots on
+// a platform whose events miss their appends, or renamed files to retire.
+func (f *follower) needsTick() bool {
+	if len(f.moved) > 0 {
+		return true
+	}
+	if !eventsMissAppends {
+		return false
+	}
 	for _, s := range f.files {
 		if s.root != nil && s.root.NeedsPoll {
+			return true
+		}
+	}
+	return false
+}
+
+// poll reads files whose appends the platform's events miss, and retires
+// renamed files nobody claimed.
+func (f *follower) poll() {
+	for _, s := range f.files {
+		if eventsMissAppends && s.root != nil && s.root.NeedsPoll {
 			f.readOrRestart(s)
 		}
 	}
