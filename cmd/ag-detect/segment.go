@@ -5,13 +5,13 @@ import (
 	"errors"
 	"os"
 	"strings"
-	"text/template"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
+	"github.com/agwatch/ag/filters/tmpl"
 )
 
 // defaultFormat gives "claude ⏳ Bash", "claude ❓", "claude ⚙", "claude".
@@ -59,10 +59,10 @@ func paneLines(b []byte, pane string) []byte {
 // segment is --pane: the fast path a prompt or status line runs. It reads
 // $TMUX_PANE and the state file, and nothing else: no tmux, no /proc.
 func (d *detector) segment(pane string) int {
-	var tmpl *template.Template // nil: the default format, written by hand
+	var t *tmpl.Template // nil: the default format, written by hand
 	if d.opts.Format != "" {
 		var err error
-		if tmpl, err = template.New("segment").Option("missingkey=zero").Parse(d.opts.Format); err != nil {
+		if t, err = tmpl.New("segment").Option("missingkey=zero").Parse(d.opts.Format); err != nil {
 			d.prog.Errorf("--format: %v", err)
 			return cli.ExitError
 		}
@@ -99,9 +99,9 @@ func (d *detector) segment(pane string) int {
 		data.Detail = st.Tool
 	}
 	var b bytes.Buffer
-	if tmpl == nil {
+	if t == nil {
 		defaultSegment(&b, &data)
-	} else if err := tmpl.Execute(&b, data); err != nil {
+	} else if err := t.Execute(&b, data); err != nil {
 		d.prog.Errorf("--format: %v", err)
 		return cli.ExitError
 	}

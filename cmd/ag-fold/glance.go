@@ -6,12 +6,12 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"text/template"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
 	"github.com/agwatch/ag/filters/state"
+	"github.com/agwatch/ag/filters/tmpl"
 	"github.com/agwatch/ag/filters/tmux"
 )
 
@@ -32,10 +32,10 @@ type glanceData struct {
 // starts. It is quiet where a prompt runs it: no state file is exit 1 and
 // no message.
 func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, to tmuxOptions) int {
-	var tmpl *template.Template
+	var t *tmpl.Template
 	if g.Format != "" {
 		var err error
-		if tmpl, err = template.New("format").Option("missingkey=zero").Parse(g.Format); err != nil {
+		if t, err = tmpl.New("format").Option("missingkey=zero").Parse(g.Format); err != nil {
 			f.prog.Errorf("--format: %v", err)
 			return cli.ExitError
 		}
@@ -52,7 +52,7 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 			code = cli.ExitError
 		}
 	}
-	if tmpl == nil {
+	if t == nil {
 		return code
 	}
 	live := states[:0:0]
@@ -64,7 +64,7 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 	d := glanceData{Counts: glance.Count(live), Sessions: live}
 	d.Summary = d.Counts.Summary()
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, d); err != nil {
+	if err := t.Execute(&b, d); err != nil {
 		f.prog.Errorf("--format: %v", err)
 		return cli.ExitError
 	}

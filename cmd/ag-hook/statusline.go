@@ -27,7 +27,7 @@ Claude writes on stdin (model, cost, context window, the 5-hour and 7-day
 rate-limit windows) becomes one meter event appended to ag's spool, which
 ag-tail passes on to ag-fold; then one line is printed for Claude to show.
 
-The line comes from --format, a Go text/template (default: model, context
+The line comes from --format, a Go template (default: model, context
 left, cost, limits, other agents waiting). With --then CMD, "sh -c CMD"
 gets the same stdin bytes and environment and its output is printed
 instead, so the statusLine the user had keeps showing; "ag-hook install
@@ -55,7 +55,7 @@ type statuslineOpts struct {
 type statuslineFlags struct {
 	Then        string        `long:"then" value-name:"CMD" description:"run CMD with sh -c, the same stdin and environment, and print its output instead of ag's line (ag's line if CMD fails)"`
 	ThenTimeout time.Duration `long:"then-timeout" value-name:"DURATION" default:"5s" description:"give up on CMD after this long and print ag's line"`
-	Format      string        `long:"format" value-name:"TEMPLATE" description:"Go text/template for ag's line (see --man for the fields)"`
+	Format      string        `long:"format" value-name:"TEMPLATE" description:"Go template for ag's line (see --man for the fields)"`
 }
 
 // maxStatusPayload bounds what is read of the statusLine stdin (real ones

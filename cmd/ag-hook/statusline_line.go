@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/template"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
+	"github.com/agwatch/ag/filters/tmpl"
 	"github.com/agwatch/ag/providers/claude"
 )
 
@@ -55,6 +55,18 @@ func (d *lineData) Others() []event.Event {
 // Waiting counts Others.
 func (d *lineData) Waiting() int { return len(d.Others()) }
 
+// TemplateField offers Others and Waiting to --format templates: ag's
+// template engine calls no methods (see filters/tmpl).
+func (d *lineData) TemplateField(name string) (any, bool) {
+	switch name {
+	case "Others":
+		return d.Others(), true
+	case "Waiting":
+		return d.Waiting(), true
+	}
+	return nil, false
+}
+
 // usd: 1.6712 → "$1.67"; under a dollar keeps three decimals.
 func usd(v float64) string {
 	if v != 0 && math.Abs(v) < 1 {
@@ -66,7 +78,7 @@ func usd(v float64) string {
 // pct: 23.4 → "23%".
 func pct(v float64) string { return strconv.Itoa(int(math.Round(v))) + "%" }
 
-var lineFuncs = template.FuncMap{
+var lineFuncs = tmpl.FuncMap{
 	"usd": usd,
 	"pct": pct,
 	// si: 12419 → "12.4k", 1000000 → "1M".
@@ -155,7 +167,7 @@ func defaultLine(d *lineData) []byte {
 }
 
 func execLine(format string, d *lineData) ([]byte, error) {
-	t, err := template.New("line").Funcs(lineFuncs).Option("missingkey=zero").Parse(format)
+	t, err := tmpl.New("line").Funcs(lineFuncs).Option("missingkey=zero").Parse(format)
 	if err != nil {
 		return nil, err
 	}
