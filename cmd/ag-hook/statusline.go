@@ -63,8 +63,13 @@ type statuslineFlags struct {
 const maxStatusPayload = 4 << 20
 
 // spoolWait is how long the line waits, once printed, for the spool append
-// to finish before exiting without it.
+// to finish before exiting without it: Claude shows the line only when the
+// command exits. $AG_STATUSLINE_WAIT (a duration) changes it, for tests on
+// a loaded machine.
 const spoolWait = 200 * time.Millisecond
+
+// spoolWaitEnv overrides spoolWait.
+const spoolWaitEnv = "AG_STATUSLINE_WAIT"
 
 // statusRepeat is how often an unchanged reading is appended anyway, so a
 // restarted ag-fold replaying a young spool still learns the meters.
@@ -135,12 +140,16 @@ func (c *cmd) statusline(o statuslineOpts) int {
 }
 
 func (c *cmd) awaitSpool(done <-chan struct{}) {
-	t := time.NewTimer(spoolWait)
+	wait := spoolWait
+	if d, err := time.ParseDuration(c.env(spoolWaitEnv)); err == nil && d > 0 {
+		wait = d
+	}
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-done:
 	case <-t.C:
-		c.debugf("statusline: spool append still running after %s; line printed without it", spoolWait)
+		c.debugf("statusline: spool append still running after %s; line printed without it", wait)
 	}
 }
 

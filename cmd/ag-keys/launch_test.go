@@ -10,11 +10,12 @@ import (
 )
 
 // fakeClaude writes a claude on a private PATH that records its argv,
-// NUL-separated, to argv.out in its working directory.
+// NUL-separated, to argv.out in its working directory. It renames the file
+// into place, so a reader never sees it half written.
 func fakeClaude(t *testing.T) string {
 	t.Helper()
 	bin := t.TempDir()
-	script := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > argv.out\n"
+	script := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > argv.tmp && mv argv.tmp argv.out\n"
 	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -42,9 +43,7 @@ func waitArgv(t *testing.T, dir string) []string {
 	path := filepath.Join(dir, "argv.out")
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
-			time.Sleep(50 * time.Millisecond)
-			b, _ = os.ReadFile(path)
+		if b, err := os.ReadFile(path); err == nil {
 			return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -186,16 +186,43 @@ func (c *cmd) usage(format string, a ...any) int {
 	return cli.ExitError
 }
 
+// inputLine is one event read from stdin, with its line number.
+type inputLine struct {
+	e    event.Event
+	line int
+	err  error
+}
+
 // filterMode performs every action event on stdin.
 func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 	in := c.prog.NewReader(stdin, "<stdin>")
+	// Read in the background, so a signal ends the filter while it waits
+	// for input: ag-pipeline stops its stages with SIGTERM, and a read
+	// blocked on an idle pipe would keep this one running. One line at a
+	// time, on request, so the reader never runs beside an action.
+	next, lines := make(chan struct{}, 1), make(chan inputLine, 1)
+	defer close(next)
+	go func() {
+		for range next {
+			var l inputLine
+			_, l.err = in.Next(&l.e)
+			l.line = in.Line()
+			lines <- l
+		}
+	}()
 	code := cli.ExitOK
-	var e event.Event
 	for {
 		if ctx.Err() != nil {
 			return cli.ExitInterrupted
 		}
-		_, err := in.Next(&e)
+		next <- struct{}{}
+		var l inputLine
+		select {
+		case <-ctx.Done():
+			return cli.ExitInterrupted
+		case l = <-lines:
+		}
+		e, err := &l.e, l.err
 		if err == io.EOF {
 			break
 		}
@@ -204,17 +231,17 @@ func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 			return cli.ExitError
 		}
 		if c.opts.Pass {
-			if err := c.emit(&e); err != nil {
+			if err := c.emit(e); err != nil {
 				return c.writeErr(err)
 			}
 		}
 		if e.Kind != event.Action {
 			continue
 		}
-		r := c.act(ctx, &e, true)
+		r := c.act(ctx, e, true)
 		if r.code == cli.ExitError {
 			code = cli.ExitError
-			c.prog.Errorf("<stdin>:%d: %s", in.Line(), r.ev.Reason)
+			c.prog.Errorf("<stdin>:%d: %s", l.line, r.ev.Reason)
 		}
 		if err := c.emit(&r.ev); err != nil {
 			return c.writeErr(err)

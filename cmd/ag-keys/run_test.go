@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
 )
 
 func TestCommandName(t *testing.T) {
@@ -74,4 +79,40 @@ func TestFilterPass(t *testing.T) {
 			t.Errorf("run(%q) = %d, %q, %q; want 0, %q", tc.args, code, out.String(), errb.String(), tc.want)
 		}
 	}
+}
+
+// A signal ends the filter while it waits for input: ag-pipeline stops
+// its stages with SIGTERM and waits for them.
+func TestFilterEndsOnSignalWhileReading(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	in := &readingReader{r: pr, reading: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		done <- run(ctx, []string{"--state", t.TempDir() + "/none.json"}, in, &out, &errb)
+	}()
+	<-in.reading // blocked on an idle pipe
+	cancel()
+	select {
+	case code := <-done:
+		if code != cli.ExitInterrupted {
+			t.Errorf("exit %d; want %d", code, cli.ExitInterrupted)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the filter went on reading after the signal")
+	}
+}
+
+// readingReader closes reading when the first Read begins.
+type readingReader struct {
+	r       io.Reader
+	once    sync.Once
+	reading chan struct{}
+}
+
+func (r *readingReader) Read(p []byte) (int, error) {
+	r.once.Do(func() { close(r.reading) })
+	return r.r.Read(p)
 }

@@ -170,14 +170,26 @@ func (s *server) agentShowing(screen string) agent {
 	}
 	log := filepath.Join(s.dir, fmt.Sprintf("keys-%d.log", time.Now().UnixNano()))
 	pane := s.window("exec env AG_KEYS_FAKE_AGENT="+shquote.Quote(log)+" AG_KEYS_FAKE_SCREEN="+shquote.Quote(screen)+" "+shquote.Quote(self), filepath.Base(self))
+	// The agent wrote its screen before it said ready, but tmux draws the
+	// pane when it gets round to reading the pty: wait for the last line
+	// (its longest ASCII run: without a UTF-8 locale tmux prints the rest
+	// as _).
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(screen, "\r", "")), "\n")
+	last := ""
+	for _, f := range strings.FieldsFunc(lines[len(lines)-1], func(r rune) bool { return r > 0x7e }) {
+		if f = strings.TrimSpace(f); len(f) > len(last) {
+			last = f
+		}
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		if b, _ := os.ReadFile(log); bytes.HasPrefix(b, []byte("ready\n")) {
+		if b, _ := os.ReadFile(log); bytes.HasPrefix(b, []byte("ready\n")) &&
+			(last == "" || strings.Contains(s.tmux("capture-pane", "-p", "-t", pane), last)) {
 			return agent{pane: pane, log: log}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	s.t.Fatal("fake agent never got ready")
+	s.t.Fatalf("fake agent never got ready; its pane shows:\n%s", s.tmux("capture-pane", "-p", "-t", pane))
 	return agent{}
 }
 

@@ -81,9 +81,9 @@ func (b *dbusBackend) connect(ctx context.Context) error {
 		if b.conn.Connected() {
 			return nil
 		}
-		b.conn.RemoveSignal(b.signals)
+		// godbus closed the connection, and with it b.signals, when the
+		// bus went away: closing the channel again would panic.
 		b.conn.Close()
-		close(b.signals)
 		b.conn = nil
 		clear(b.byID)
 		clear(b.bySess)
@@ -270,13 +270,14 @@ func (b *dbusBackend) press(id uint32, key, text string) {
 func (b *dbusBackend) Close() {
 	b.mu.Lock()
 	b.closed = true
-	conn, ch := b.conn, b.signals
+	conn := b.conn
 	b.conn = nil
 	b.mu.Unlock()
 	if conn != nil {
-		conn.RemoveSignal(ch)
+		// Closing the connection closes b.signals, once, whether or not
+		// the bus went away first (godbus closes the channels of a
+		// connection it lost), and listen ends.
 		conn.Close()
-		close(ch)
 		b.listenWG.Wait()
 	}
 }

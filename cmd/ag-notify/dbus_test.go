@@ -216,6 +216,27 @@ func BenchmarkDBusNotify(b *testing.B) {
 	p.stop()
 }
 
+// The session bus goes away under a running ag-notify (the desktop
+// session ended): deliveries fail with a message, and neither connecting
+// again nor closing panics on the signal channel godbus has closed.
+func TestDBusGone(t *testing.T) {
+	b := startBus(t, "actions,body")
+	p := start(t, map[string]string{"DBUS_SESSION_BUS_ADDRESS": b.addr}, dbusArgs(t)...)
+	p.send(state("g1", "waiting", "permission", "1.1"))
+	p.next(event.Notify)
+	b.daemon.Process.Kill()
+	failed := func(n int) func() bool {
+		return func() bool { return strings.Count(p.stderr.String(), "ag-notify: dbus: ") >= n }
+	}
+	p.send(state("g2", "waiting", "permission", "1.1"))
+	waitFor(t, 5*time.Second, "a failed delivery", failed(1))
+	p.send(state("g3", "waiting", "permission", "1.1")) // connects again
+	waitFor(t, 5*time.Second, "a second failed delivery", failed(2))
+	if code, _ := p.stop(); code != 0 {
+		t.Errorf("exit %d; stderr:\n%s", code, p.stderr)
+	}
+}
+
 func TestAutoPicksDBus(t *testing.T) {
 	b := startBus(t, "actions,body")
 	p := start(t, map[string]string{"DBUS_SESSION_BUS_ADDRESS": b.addr}, "-S", shortDir(t)+"/no-tmux")

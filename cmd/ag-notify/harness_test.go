@@ -55,6 +55,7 @@ func shortDir(t testing.TB) string {
 // bus is a private session bus with the test notification server on it.
 type bus struct {
 	addr, log, ctl string
+	daemon         *exec.Cmd
 }
 
 func startBus(t testing.TB, caps string) *bus {
@@ -77,7 +78,7 @@ func startBus(t testing.TB, caps string) *bus {
 	if err != nil {
 		t.Fatalf("dbus-daemon: %v", err)
 	}
-	b := &bus{addr: strings.TrimSpace(addr), log: dir + "/calls.ndjson", ctl: dir + "/ctl"}
+	b := &bus{addr: strings.TrimSpace(addr), log: dir + "/calls.ndjson", ctl: dir + "/ctl", daemon: d}
 	if caps == "" {
 		return b // a bus with nobody serving notifications
 	}
@@ -160,6 +161,7 @@ func waitFor(t testing.TB, d time.Duration, what string, ok func() bool) {
 // proc is ag-notify's run in this process, fed through a pipe.
 type proc struct {
 	t      testing.TB
+	c      *cmd
 	stdin  *io.PipeWriter
 	out    chan event.Event
 	raw    chan string
@@ -175,6 +177,7 @@ func start(t testing.TB, env map[string]string, args ...string) *proc {
 	p := &proc{t: t, stdin: pw, out: make(chan event.Event, 1024), raw: make(chan string, 1024), stderr: &syncBuf{}, code: make(chan int, 1)}
 	c := newCmd(ow, p.stderr, func(k string) string { return env[k] })
 	c.self = agNotifyBin
+	p.c = c
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel = cancel
 	go func() { p.code <- c.main(ctx, args, pr); ow.Close() }()

@@ -118,7 +118,8 @@ func TestTmux(t *testing.T) {
 	t.Run("popup answers", func(t *testing.T) {
 		p := start(t, nil, "--backend", "tmux", "--tmux-popup", "-S", sock)
 		p.send(inPane(state("pop", "waiting", "permission", "7.7"), "%1"))
-		if d := p.next(event.Notify); d.Ref != "popup:/dev/pts/"+strings.TrimPrefix(d.Ref, "popup:/dev/pts/") {
+		d := p.next(event.Notify)
+		if d.Ref != "popup:/dev/pts/"+strings.TrimPrefix(d.Ref, "popup:/dev/pts/") {
 			t.Errorf("notify event = %+v; want a popup", d)
 		}
 		onScreen(t, "[a] Approve  [d] Deny  [r text] Reply")
@@ -129,8 +130,18 @@ func TestTmux(t *testing.T) {
 		}
 		// A second wait's popup is taken down when the wait resolves. (The
 		// first popup closes once its command has sent the answer; tmux
-		// shows one popup per client.)
-		time.Sleep(300 * time.Millisecond)
+		// shows one popup per client, so wait until ag-notify has seen it
+		// close.)
+		var pop *popups
+		for _, w := range p.c.workers {
+			if b, ok := w.b.(*tmuxBackend); ok {
+				pop = b.popup
+			}
+		}
+		waitFor(t, 5*time.Second, "the answered popup to close", func() bool {
+			_, busy := pop.busy([]string{strings.TrimPrefix(d.Ref, "popup:")})
+			return len(busy) == 0
+		})
 		p.send(inPane(state("pop2", "waiting", "plan", "8.8"), "%1"))
 		p.next(event.Notify)
 		onScreen(t, "Plan ready for review")
@@ -143,7 +154,10 @@ func TestTmux(t *testing.T) {
 
 	t.Run("looking at the pane retracts", func(t *testing.T) {
 		dir := t.TempDir()
-		p := start(t, nil, "--exec", execCmd(dir), "-S", sock)
+		// A sweep every 200ms, not every 3s: a loaded machine can make one
+		// sweep's tmux call miss its budget, and the next must still come
+		// within next's 5s.
+		p := start(t, nil, "--exec", execCmd(dir), "-S", sock, "--focus-check", "200ms")
 		p.send(inPane(state("seen", "waiting", "plan", "1.1"), "%1"))
 		p.next(event.Notify)
 		if out, err := exec.Command("tmux", "-S", sock, "select-window", "-t", "main:1").CombinedOutput(); err != nil {
