@@ -2,12 +2,12 @@ package claude
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/jsonscan"
 )
 
 // record is what the parser needs from one transcript line. Both decoders
@@ -87,63 +87,19 @@ func (j jstr) or(prev string) string {
 func (j jstr) empty() bool { return len(j.raw) == 0 && j.dec == "" }
 
 // decodeStr turns a raw JSON string body into Go text, exactly as
-// encoding/json would (escapes, invalid UTF-8 → U+FFFD).
+// encoding/json would (escapes, invalid UTF-8 → U+FFFD); a body that is
+// not a valid string is "".
 func decodeStr(raw []byte) string {
-	esc := false
 	for _, c := range raw {
-		if c >= utf8.RuneSelf {
-			return decodeJSON(raw)
-		}
-		if c == '\\' {
-			esc = true
-		}
-	}
-	if !esc {
-		return string(raw)
-	}
-	// The common escapes by hand; \u and anything odd through encoding/json.
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c != '\\' {
-			if c < 0x20 {
-				return decodeJSON(raw)
+		if c == '\\' || c >= utf8.RuneSelf {
+			s, err := jsonscan.Unquote(raw, 0)
+			if err != nil {
+				return ""
 			}
-			out = append(out, c)
-			continue
-		}
-		if i+1 >= len(raw) {
-			return decodeJSON(raw)
-		}
-		i++
-		switch raw[i] {
-		case 'n':
-			out = append(out, '\n')
-		case 't':
-			out = append(out, '\t')
-		case 'r':
-			out = append(out, '\r')
-		case '"', '\\', '/':
-			out = append(out, raw[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		default:
-			return decodeJSON(raw)
+			return s
 		}
 	}
-	return string(out)
-}
-
-func decodeJSON(raw []byte) string {
-	q := make([]byte, 0, len(raw)+2)
-	q = append(append(append(q, '"'), raw...), '"')
-	var s string
-	if json.Unmarshal(q, &s) != nil {
-		return ""
-	}
-	return s
+	return string(raw)
 }
 
 // toInt reads a token count from a JSON number's text; anything that is
