@@ -4,12 +4,14 @@
 package tmux
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"strings"
+	"sync"
 )
 
 // Client reaches one tmux server.
@@ -17,6 +19,10 @@ type Client struct {
 	Bin    string // "tmux" if empty
 	Socket string // -S path
 	Name   string // -L name
+
+	once   sync.Once
+	bin    string // Bin found in $PATH
+	binErr error
 }
 
 // Error is a failed tmux command, with what tmux said.
@@ -49,24 +55,72 @@ func (c *Client) argv(args []string) []string {
 	return append(a, args...)
 }
 
-// Run runs one tmux command and returns its stdout.
+// Run runs one tmux command and returns its stdout. It starts tmux with
+// os.StartProcess rather than os/exec: ag-notify asks tmux every few
+// seconds while a notification is shown, and exec.Cmd's path lookup, a
+// goroutine per pipe and a context watcher were a third of each call.
 func (c *Client) Run(ctx context.Context, args ...string) ([]byte, error) {
-	bin := c.Bin
-	if bin == "" {
-		bin = "tmux"
+	path, err := c.path()
+	if err != nil {
+		return nil, &Error{Args: args, Err: err}
 	}
-	cmd := exec.CommandContext(ctx, bin, c.argv(args)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		s := errb.String()
+	null, err := devNull()
+	if err != nil {
+		return nil, &Error{Args: args, Err: err}
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, &Error{Args: args, Err: err}
+	}
+	defer outR.Close()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		return nil, &Error{Args: args, Err: err}
+	}
+	defer errR.Close()
+	p, err := os.StartProcess(path, append([]string{path}, c.argv(args)...), &os.ProcAttr{Files: []*os.File{null, outW, errW}})
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		return nil, &Error{Args: args, Err: err}
+	}
+	stop := context.AfterFunc(ctx, func() { p.Kill() })
+	// stdout to its end, then stderr: tmux writes a line of error at most,
+	// far below a pipe's capacity, so it never blocks on stderr meanwhile.
+	out, _ := io.ReadAll(outR)
+	errb, _ := io.ReadAll(errR)
+	st, werr := p.Wait()
+	stop()
+	switch {
+	case ctx.Err() != nil:
+		return nil, &Error{Args: args, Stderr: string(errb), Err: ctx.Err()}
+	case werr != nil:
+		return nil, &Error{Args: args, Stderr: string(errb), Err: werr}
+	case !st.Success():
+		s := string(errb)
 		if strings.Contains(s, "no server running") || strings.Contains(s, "error connecting to") {
 			return nil, &Error{Args: args, Stderr: s, Err: ErrNoServer}
 		}
-		return nil, &Error{Args: args, Stderr: s, Err: err}
+		return nil, &Error{Args: args, Stderr: s, Err: errors.New(st.String())}
 	}
-	return out.Bytes(), nil
+	return out, nil
 }
+
+// path is the tmux binary, looked up in $PATH once per Client.
+func (c *Client) path() (string, error) {
+	c.once.Do(func() {
+		bin := c.Bin
+		if bin == "" {
+			bin = "tmux"
+		}
+		c.bin, c.binErr = exec.LookPath(bin)
+	})
+	return c.bin, c.binErr
+}
+
+// devNull is tmux's stdin, opened once.
+var devNull = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
 
 // Display expands a format for a target pane (display-message -p).
 func (c *Client) Display(ctx context.Context, target, format string) (string, error) {
