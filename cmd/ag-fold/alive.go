@@ -22,13 +22,8 @@ var hostname = sync.OnceValues(os.Hostname)
 // time is known, it started before the session first named it — else the
 // pid was reused by another process.
 func alive(p fold.Proc) bool {
-	if p.PID <= 0 {
-		return true
-	}
-	if p.Host != "" {
-		if h, err := hostname(); err == nil && h != p.Host {
-			return true // another machine's process: not ours to judge
-		}
+	if !local(p) {
+		return true // no pid, or another machine's process: not ours to judge
 	}
 	err := syscall.Kill(p.PID, 0)
 	if err != nil && !errors.Is(err, syscall.EPERM) {
@@ -36,6 +31,19 @@ func alive(p fold.Proc) bool {
 	}
 	if start, ok := startTime(p.PID); ok && !p.Seen.IsZero() && start.After(p.Seen.Add(reuseSlack)) {
 		return false
+	}
+	return true
+}
+
+// local reports whether p is a process of this machine that can be checked.
+func local(p fold.Proc) bool {
+	if p.PID <= 0 {
+		return false
+	}
+	if p.Host != "" {
+		if h, err := hostname(); err == nil && h != p.Host {
+			return false
+		}
 	}
 	return true
 }

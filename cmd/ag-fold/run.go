@@ -113,7 +113,7 @@ func newFolder(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *f
 		prog: cli.Program{Name: "ag-fold", Usage: "[--snapshot] [OPTIONS] < events",
 			Short: "fold agent events into one state per session", Long: long,
 			Stdout: stdout, Stderr: stderr},
-		env: env, now: now, alive: alive,
+		env: env, now: now, alive: newLiveness(),
 	}
 	f.stdout = bufio.NewWriterSize(&countWriter{w: stdout, n: &f.wrote}, 64<<10)
 	f.out = cli.NewWriter(f.stdout)
