@@ -110,7 +110,8 @@ func (p *popups) open(n *notify.Note, clients []string) error {
 	for _, cl := range clients {
 		// display-popup returns when the popup closes: run it in the
 		// background, and remember the client while it is open.
-		cmd := exec.Command(tmuxBin(p.tmux), tmuxArgv(p.tmux, "display-popup", "-c", cl, "-E", "-w", "80", "-h", "12", "-T", " ag ", line)...)
+		argv := p.tmux.Command("display-popup", "-c", cl, "-E", "-w", "80", "-h", "12", "-T", " ag ", line)
+		cmd := exec.Command(argv[0], argv[1:]...)
 		if err := cmd.Start(); err != nil {
 			return err
 		}
@@ -149,7 +150,8 @@ func (p *popups) close(n *notify.Note) bool {
 	}
 	p.mu.Unlock()
 	for _, cl := range cls {
-		exec.Command(tmuxBin(p.tmux), tmuxArgv(p.tmux, "display-popup", "-C", "-c", cl)...).Run()
+		argv := p.tmux.Command("display-popup", "-C", "-c", cl)
+		exec.Command(argv[0], argv[1:]...).Run()
 	}
 	return len(cls) > 0
 }
@@ -217,28 +219,12 @@ func (p *popups) shutdown() {
 	p.mu.Unlock()
 	for _, cs := range cls {
 		for _, cl := range cs {
-			exec.Command(tmuxBin(p.tmux), tmuxArgv(p.tmux, "display-popup", "-C", "-c", cl)...).Run()
+			argv := p.tmux.Command("display-popup", "-C", "-c", cl)
+			exec.Command(argv[0], argv[1:]...).Run()
 		}
 	}
 	p.wg.Wait()
 	os.RemoveAll(p.dir)
-}
-
-func tmuxBin(c *tmux.Client) string {
-	if c.Bin != "" {
-		return c.Bin
-	}
-	return "tmux"
-}
-
-func tmuxArgv(c *tmux.Client, args ...string) []string {
-	var a []string
-	if c.Socket != "" {
-		a = append(a, "-S", c.Socket)
-	} else if c.Name != "" {
-		a = append(a, "-L", c.Name)
-	}
-	return append(a, args...)
 }
 
 // popupMode is ag-notify inside the popup: show the note, read one line,

@@ -45,8 +45,21 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrNoServer means no tmux server answered.
 var ErrNoServer = errors.New("no tmux server")
 
+// Command is the argv (program first) that runs one tmux command on c's
+// server, for a caller that starts it itself (a popup that must outlive the
+// call). -u: without it, a tmux client in a locale that is not UTF-8 (a
+// systemd user service has none) prints tabs and every non-ASCII character
+// as "_", which breaks the fields ag asks for and the agents' screens.
+func (c *Client) Command(args ...string) []string {
+	bin := c.Bin
+	if bin == "" {
+		bin = "tmux"
+	}
+	return append([]string{bin}, c.argv(args)...)
+}
+
 func (c *Client) argv(args []string) []string {
-	var a []string
+	a := []string{"-u"}
 	if c.Socket != "" {
 		a = append(a, "-S", c.Socket)
 	} else if c.Name != "" {
