@@ -14,17 +14,18 @@ import (
 // controlling terminal; else start itself. It reads /proc directly: no
 // ps, no process table scan, a few microseconds a hop.
 func agentProcess(start int, names []string) (int, string) {
-	return walk(start, names, func(pid int) (proc, bool) { return readProc("/proc", pid) })
+	buf := new([1024]byte) // one buffer for every hop: a hook's heap is pages it must touch
+	return walk(start, names, func(pid int) (proc, bool) { return readProc("/proc", pid, buf) })
 }
 
 // readProc reads ppid, comm and tty_nr from root/<pid>/stat: open, one
 // read, close (os.ReadFile would add an fstat; every syscall counts here).
-func readProc(root string, pid int) (proc, bool) {
+// comm is at most 64 bytes and the fields needed come early, so buf holds them.
+func readProc(root string, pid int, buf *[1024]byte) (proc, bool) {
 	fd, err := syscall.Open(root+"/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return proc{}, false
 	}
-	var buf [1024]byte // comm is at most 64 bytes; the fields needed come early
 	n, err := syscall.Read(fd, buf[:])
 	syscall.Close(fd)
 	if err != nil || n <= 0 {
@@ -41,16 +42,49 @@ func parseStat(b []byte) (proc, bool) {
 	if open < 0 || close < open {
 		return proc{}, false
 	}
-	f := bytes.Fields(b[close+1:])
-	if len(f) < 5 {
-		return proc{}, false
+	// After comm: state, ppid, pgrp, session, tty_nr, each one space apart.
+	var f [5][]byte
+	rest := b[close+1:]
+	for i := range f {
+		rest = bytes.TrimLeft(rest, " ")
+		end := bytes.IndexByte(rest, ' ')
+		if end < 0 {
+			end = len(rest)
+		}
+		if end == 0 {
+			return proc{}, false
+		}
+		f[i], rest = rest[:end], rest[end:]
 	}
-	ppid, err1 := strconv.Atoi(string(f[1]))
-	ttyNr, err2 := strconv.ParseInt(string(f[4]), 10, 64)
-	if err1 != nil || err2 != nil {
+	ppid, ok1 := atoi(f[1])
+	ttyNr, ok2 := atoi(f[4])
+	if !ok1 || !ok2 {
 		return proc{}, false
 	}
 	return proc{ppid: ppid, comm: string(b[open+1 : close]), tty: ttyName(uint64(ttyNr))}, true
+}
+
+// atoi parses a /proc number: digits, maybe a leading '-' (tty_nr is signed
+// in the kernel's format string, never negative in practice).
+func atoi(b []byte) (int, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // ttyName turns a tty_nr (a device number) into its /dev path: Unix98

@@ -35,7 +35,9 @@ const (
 // Max is the rotation size from the environment: $AG_SPOOL_MAX if it is a
 // positive number, else DefaultMax.
 func Max(env func(string) string) int64 {
-	if n, err := strconv.ParseInt(env(MaxEnv), 10, 64); err == nil && n > 0 {
+	if v := env(MaxEnv); v == "" {
+		return DefaultMax
+	} else if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
 		return n
 	}
 	return DefaultMax

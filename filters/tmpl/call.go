@@ -6,11 +6,12 @@ import (
 	"text/template/parse"
 )
 
-var (
-	errorType        = reflect.TypeFor[error]()
-	fmtStringerType  = reflect.TypeFor[fmt.Stringer]()
-	reflectValueType = reflect.TypeFor[reflect.Value]()
-)
+// Types compared against. Functions rather than variables, as everywhere
+// in this package: a variable set by a call is start-up work in every
+// program that links tmpl, which includes ag-hook's millisecond hook.
+func errorType() reflect.Type        { return reflect.TypeFor[error]() }
+func fmtStringerType() reflect.Type  { return reflect.TypeFor[fmt.Stringer]() }
+func reflectValueType() reflect.Type { return reflect.TypeFor[reflect.Value]() }
 
 // evalFunction calls the function named by node: the template's own
 // first, so they may replace builtins, as in text/template.
@@ -107,7 +108,7 @@ func panicError(r any) error {
 
 // unwrapValue makes a function's reflect.Value result the value it holds.
 func unwrapValue(v reflect.Value) reflect.Value {
-	if v.IsValid() && v.Type() == reflectValueType && v.CanInterface() {
+	if v.IsValid() && v.Type() == reflectValueType() && v.CanInterface() {
 		return v.Interface().(reflect.Value)
 	}
 	return v
@@ -119,7 +120,7 @@ func canBeNil(typ reflect.Type) bool {
 	case reflect.Chan, reflect.Func, reflect.Interface, reflect.Map, reflect.Pointer, reflect.Slice:
 		return true
 	case reflect.Struct:
-		return typ == reflectValueType
+		return typ == reflectValueType()
 	}
 	return false
 }
@@ -137,7 +138,7 @@ func (s *state) validateType(v reflect.Value, typ reflect.Type) reflect.Value {
 		}
 		s.errorf("invalid value; expected %s", typ)
 	}
-	if typ == reflectValueType && v.Type() != typ {
+	if typ == reflectValueType() && v.Type() != typ {
 		return reflect.ValueOf(v)
 	}
 	if typ == nil || v.Type().AssignableTo(typ) {
@@ -176,15 +177,15 @@ func (s *state) evalArg(dot reflect.Value, typ reflect.Type, n parse.Node) refle
 		}
 		s.errorf("cannot assign nil to %s", typ)
 	case *parse.FieldNode:
-		return s.validateType(s.evalFieldNode(dot, arg, []parse.Node{n}, missing), typ)
+		return s.validateType(s.evalFieldNode(dot, arg, []parse.Node{n}, missingVal()), typ)
 	case *parse.VariableNode:
-		return s.validateType(s.evalVariableNode(dot, arg, nil, missing), typ)
+		return s.validateType(s.evalVariableNode(dot, arg, nil, missingVal()), typ)
 	case *parse.PipeNode:
 		return s.validateType(s.evalPipeline(dot, arg), typ)
 	case *parse.IdentifierNode:
-		return s.validateType(s.evalFunction(dot, arg, arg, nil, missing), typ)
+		return s.validateType(s.evalFunction(dot, arg, arg, nil, missingVal()), typ)
 	case *parse.ChainNode:
-		return s.validateType(s.evalChainNode(dot, arg, nil, missing), typ)
+		return s.validateType(s.evalChainNode(dot, arg, nil, missingVal()), typ)
 	}
 	if typ == nil {
 		return s.evalAny(dot, n)
@@ -237,7 +238,7 @@ func (s *state) evalArg(dot reflect.Value, typ reflect.Type, n parse.Node) refle
 			return s.evalAny(dot, n)
 		}
 	case reflect.Struct:
-		if typ == reflectValueType {
+		if typ == reflectValueType() {
 			return reflect.ValueOf(s.evalAny(dot, n))
 		}
 	}
@@ -255,19 +256,19 @@ func (s *state) evalAny(dot reflect.Value, n parse.Node) reflect.Value {
 	case *parse.DotNode:
 		return dot
 	case *parse.FieldNode:
-		return s.evalFieldNode(dot, n, nil, missing)
+		return s.evalFieldNode(dot, n, nil, missingVal())
 	case *parse.IdentifierNode:
-		return s.evalFunction(dot, n, n, nil, missing)
+		return s.evalFunction(dot, n, n, nil, missingVal())
 	case *parse.NumberNode:
 		return s.idealConstant(n)
 	case *parse.StringNode:
 		return reflect.ValueOf(n.Text)
 	case *parse.VariableNode:
-		return s.evalVariableNode(dot, n, nil, missing)
+		return s.evalVariableNode(dot, n, nil, missingVal())
 	case *parse.PipeNode:
 		return s.evalPipeline(dot, n)
 	case *parse.ChainNode:
-		return s.evalChainNode(dot, n, nil, missing)
+		return s.evalChainNode(dot, n, nil, missingVal())
 	case *parse.NilNode:
 		return reflect.Value{}
 	}

@@ -1,7 +1,6 @@
 package tmpl
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 )
@@ -10,9 +9,15 @@ import (
 // their exact types (int8 with int64, and signed with unsigned integers),
 // other kinds only with ==, and only against the same kind or nil.
 
-var (
-	errBadComparisonType = errors.New("invalid type for comparison")
-	errNoComparison      = errors.New("missing argument for comparison")
+// compareError is a comparison's error: constants, not errors.New
+// variables, which would be start-up work (see errorType).
+type compareError string
+
+func (e compareError) Error() string { return string(e) }
+
+const (
+	errBadComparisonType compareError = "invalid type for comparison"
+	errNoComparison      compareError = "missing argument for comparison"
 )
 
 type kind int

@@ -6,18 +6,18 @@ import (
 	"text/template/parse"
 )
 
-// missing stands for "no value from the pipeline": the first command of a
+// missingVal stands for "no value from the pipeline": the first command of a
 // pipeline gets it as its final argument, every later one the previous
 // command's result. It is a value of a type no data can hold.
 type missingType struct{}
 
-var missing = reflect.ValueOf(missingType{})
+func missingVal() reflect.Value { return reflect.ValueOf(missingType{}) }
 
 func isMissing(v reflect.Value) bool {
-	return v.IsValid() && v.Type() == missingTyp
+	return v.IsValid() && v.Type() == missingTyp()
 }
 
-var missingTyp = reflect.TypeFor[missingType]()
+func missingTyp() reflect.Type { return reflect.TypeFor[missingType]() }
 
 // evalPipeline is the pipeline's value, with any variables it declares
 // pushed (or assigned): the caller pops them when its block ends.
@@ -26,7 +26,7 @@ func (s *state) evalPipeline(dot reflect.Value, pipe *parse.PipeNode) reflect.Va
 		return reflect.Value{}
 	}
 	s.at(pipe)
-	v := missing
+	v := missingVal()
 	for _, cmd := range pipe.Cmds {
 		v = s.evalCommand(dot, cmd, v)
 		// An interface{} result stands for what it holds.
@@ -146,7 +146,7 @@ func (s *state) evalVariableNode(dot reflect.Value, v *parse.VariableNode, args 
 func (s *state) evalFieldChain(dot, receiver reflect.Value, node parse.Node, ident []string, args []parse.Node, final reflect.Value) reflect.Value {
 	n := len(ident)
 	for i := 0; i < n-1; i++ {
-		receiver = s.evalField(ident[i], nil, missing, receiver)
+		receiver = s.evalField(ident[i], nil, missingVal(), receiver)
 	}
 	return s.evalField(ident[n-1], args, final, receiver)
 }
@@ -222,7 +222,7 @@ func (s *state) evalField(name string, args []parse.Node, final, receiver reflec
 	return reflect.Value{}
 }
 
-var fielderType = reflect.TypeFor[Fielder]()
+func fielderType() reflect.Type { return reflect.TypeFor[Fielder]() }
 
 // fielder asks v, or a pointer to it, for a computed field. A pointer
 // receiver is honoured even when v is not addressable (a map element, a
@@ -242,7 +242,7 @@ func (s *state) fielder(v reflect.Value, name string) (reflect.Value, bool) {
 		return reflect.Value{}, false
 	case v.CanAddr():
 		p = v.Addr().Interface()
-	case reflect.PointerTo(v.Type()).Implements(fielderType):
+	case reflect.PointerTo(v.Type()).Implements(fielderType()):
 		c := reflect.New(v.Type())
 		c.Elem().Set(v)
 		p = c.Interface()

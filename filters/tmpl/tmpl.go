@@ -201,7 +201,7 @@ func goodFunc(name string, typ reflect.Type) error {
 	switch n := typ.NumOut(); {
 	case n == 1:
 		return nil
-	case n == 2 && typ.Out(1) == errorType:
+	case n == 2 && typ.Out(1) == errorType():
 		return nil
 	case n == 2:
 		return fmt.Errorf("invalid function signature for %s: second return value should be error; is %s", name, typ.Out(1))

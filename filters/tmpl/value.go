@@ -87,9 +87,9 @@ func printable(v reflect.Value) (any, bool) {
 	if !v.IsValid() {
 		return "<no value>", true
 	}
-	if !v.Type().Implements(errorType) && !v.Type().Implements(fmtStringerType) {
+	if !v.Type().Implements(errorType()) && !v.Type().Implements(fmtStringerType()) {
 		pt := reflect.PointerTo(v.Type())
-		if v.CanAddr() && (pt.Implements(errorType) || pt.Implements(fmtStringerType)) {
+		if v.CanAddr() && (pt.Implements(errorType()) || pt.Implements(fmtStringerType())) {
 			v = v.Addr()
 		} else if k := v.Kind(); k == reflect.Chan || k == reflect.Func {
 			return nil, false

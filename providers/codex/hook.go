@@ -94,10 +94,16 @@ var Hooks = []string{
 	"PreCompact", "PostCompact", "SessionEnd",
 }
 
-// questionTools are tools whose permission request is really a question
-// for the user (Codex's request_user_input, and the names other harnesses
-// use for the same picker).
-var questionTools = map[string]bool{"AskUserQuestion": true, "request_user_input": true, "question": true}
+// questionTool says whether a tool's permission request is really a
+// question for the user (Codex's request_user_input, and the names other
+// harnesses use for the same picker).
+func questionTool(name string) bool {
+	switch name {
+	case "AskUserQuestion", "request_user_input", "question":
+		return true
+	}
+	return false
+}
 
 // textMax clamps free text (prompts, commands) carried in events.
 const textMax = 2000
@@ -200,7 +206,7 @@ func hookEvent(p *HookPayload, now time.Time) (e event.Event, ok bool) {
 		e.Tool = p.ToolName
 		e.Attention = event.AttnPermission
 		e.Text = ToolSummary(p.ToolInput)
-		if questionTools[p.ToolName] {
+		if questionTool(p.ToolName) {
 			e.Attention = event.AttnQuestion
 			if q := questionText(p.ToolInput); q != "" {
 				e.Text = q

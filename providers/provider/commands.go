@@ -40,8 +40,11 @@ const (
 	MaxPrompt    = 1 << 16 // a prompt typed into a shell line
 )
 
-var placeholders = map[string]shquote.Kind{
-	"bin": shquote.Inert, "prompt": shquote.Quoted, "id": shquote.Quoted, "path": shquote.Quoted,
+// placeholders are the names a command template may hold and how each must
+// be quoted (a function, not a map variable: every program links this
+// package, and a hook run should not build the map at start-up).
+func placeholders() map[string]shquote.Kind {
+	return map[string]shquote.Kind{"bin": shquote.Inert, "prompt": shquote.Quoted, "id": shquote.Quoted, "path": shquote.Quoted}
 }
 
 // Launch is what to build a command from. Bin overrides Commands.Bin.
@@ -94,7 +97,7 @@ func (c Commands) build(what, tmpl, required string, vals map[string]string, l L
 	if tmpl == "" {
 		return "", fmt.Errorf("agent has no %s command", what)
 	}
-	t, err := shquote.Parse(tmpl, placeholders, required)
+	t, err := shquote.Parse(tmpl, placeholders(), required)
 	if err != nil {
 		return "", err
 	}
