@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/spool"
@@ -23,19 +22,19 @@ func (c *cmd) hook(h provider.Hooked, print bool) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			c.debugf("%s: panic: %v", h.ID(), r)
-			code = cli.ExitOK
+			code = exitOK
 		}
 	}()
 	now := c.now()
 	payload, err := io.ReadAll(io.LimitReader(c.stdin, maxPayload+1))
 	if err != nil {
 		c.debugf("%s: reading stdin: %v", h.ID(), err)
-		return cli.ExitOK
+		return exitOK
 	}
 	if len(payload) > maxPayload {
 		io.Copy(io.Discard, c.stdin)
 		c.debugf("%s: payload larger than %d bytes, dropped", h.ID(), maxPayload)
-		return cli.ExitOK
+		return exitOK
 	}
 	hc := provider.HookContext{Now: now, Pane: c.env("TMUX_PANE")}
 	hc.PID, hc.TTY = agentProcess(os.Getppid(), h.ProcessNames())
@@ -46,10 +45,10 @@ func (c *cmd) hook(h provider.Hooked, print bool) (code int) {
 	events, err := h.MapHook(payload, hc)
 	if err != nil {
 		c.debugf("%s: %v", h.ID(), err)
-		return cli.ExitOK
+		return exitOK
 	}
 	if len(events) == 0 {
-		return cli.ExitOK
+		return exitOK
 	}
 	var buf []byte
 	for i := range events {
@@ -57,13 +56,13 @@ func (c *cmd) hook(h provider.Hooked, print bool) (code int) {
 	}
 	if print {
 		c.stdout.Write(buf)
-		return cli.ExitOK
+		return exitOK
 	}
 	path := paths.Spool(c.env)
 	if err := spool.Append(path, buf, spool.Max(c.env)); err != nil {
 		c.debugf("%s: spool: %v", h.ID(), err)
 	}
-	return cli.ExitOK
+	return exitOK
 }
 
 // debugf logs a hook's trouble when $AG_DEBUG is set: to that path when it

@@ -4,7 +4,8 @@
 // Synopsis:
 //
 //	ag-hook AGENT                  (run by the agent: payload on stdin)
-//	ag-hook install --agent AGENT [--dry-run] [--hook PATH]
+//	ag-hook statusline [--then CMD] [--then-timeout D] [--format TEMPLATE]
+//	ag-hook install --agent AGENT [--dry-run] [--statusline] [--hook PATH]
 //	ag-hook uninstall --agent AGENT [--dry-run]
 //	ag-hook status [--agent AGENT]
 //
@@ -16,11 +17,16 @@
 // ~/.local/state/ag/). It prints nothing and exits 0 on every path — an
 // agent reads a hook's stdout and exit status as decisions — so garbage on
 // stdin or an unwritable spool is logged only when $AG_DEBUG is set.
+// `ag-hook statusline` is Claude Code's statusLine command: a meter event
+// to the spool, a line to Claude.
 //
-// `install`, `uninstall` and `status` edit or read the agent's config
-// (Claude: settings.json in $CLAUDE_CONFIG_DIR or ~/.claude) structurally,
-// touching only the handlers that run ag-hook. Run `ag-hook --help` or
-// `ag-hook --man` for every option.
+// Those two are all this program runs, and it parses their few options by
+// hand: an agent starts it dozens of times a turn, and start-up time grows
+// with the binary. `install`, `uninstall` and `status` (which edit or read
+// the agent's config structurally, touching only the handlers that run
+// ag-hook), --help, --man and --version are run by ag-hook-setup, installed
+// beside it, in this process's place. Run `ag-hook --help` or `ag-hook
+// --man` for every option.
 package main
 
 import (

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -14,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/spool"
@@ -22,40 +22,59 @@ import (
 	"github.com/agwatch/ag/providers/provider"
 )
 
-const statuslineLong = `Claude Code runs "ag-hook statusline" as its statusLine command: the JSON
-Claude writes on stdin (model, cost, context window, the 5-hour and 7-day
-rate-limit windows) becomes one meter event appended to ag's spool, which
-ag-tail passes on to ag-fold; then one line is printed for Claude to show.
-
-The line comes from --format, a Go template (default: model, context
-left, cost, limits, other agents waiting). With --then CMD, "sh -c CMD"
-gets the same stdin bytes and environment and its output is printed
-instead, so the statusLine the user had keeps showing; "ag-hook install
---agent claude --statusline" sets this up and keeps the old command. If CMD
-fails (non-zero exit, killed, or no answer within --then-timeout) ag's own
-line is printed in its place. Whatever happens the command exits 0 and
-prints a line: Claude blanks the status line otherwise. The spool append
-never fails the line nor delays it more than 200 ms; an unchanged reading
-is appended again only after ten minutes.
-
-Template fields: .Model (display name, else id), .ModelID, .Session, .Cwd,
-.Dir (last element of .Cwd), .ProjectDir, .Version, .Transcript, .Cost
-(*float64), .Context (.Used .Size .LeftPct), .Left (*int, context left %),
-.Limits (each .Window "5h"/"7d", .UsedPct, .ResetsAt), .Waiting (other
-sessions waiting for the user, from ag-fold's state file) and .Others (their
-state events). Functions: usd, pct, si, until, base.`
-
+// statuslineOpts are the statusline's options (ag-hook-setup's help
+// describes them: --then, --then-timeout, --format).
 type statuslineOpts struct {
-	cli.Common
-	statuslineFlags
+	Then        string        // run this with sh -c and print its output instead
+	ThenTimeout time.Duration // give up on Then after this long (0: 5s)
+	Format      string        // Go template for ag's line ("": the default)
 }
 
-// statuslineFlags are the statusline command's own options (ag-hook's
-// command list shows them too).
-type statuslineFlags struct {
-	Then        string        `long:"then" value-name:"CMD" description:"run CMD with sh -c, the same stdin and environment, and print its output instead of ag's line (ag's line if CMD fails)"`
-	ThenTimeout time.Duration `long:"then-timeout" value-name:"DURATION" default:"5s" description:"give up on CMD after this long and print ag's line"`
-	Format      string        `long:"format" value-name:"TEMPLATE" description:"Go template for ag's line (see --man for the fields)"`
+// errHelp is parseStatusline's answer to --help, --man or --version.
+var errHelp = errors.New("help")
+
+// parseStatusline reads the statusline's options as a flag parser would:
+// --name VALUE or --name=VALUE; a bare argument is ignored with a note, as
+// Claude appends none.
+func parseStatusline(args []string) (statuslineOpts, error) {
+	var o statuslineOpts
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			continue
+		}
+		if a == "--" {
+			break
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch name {
+		case "h", "help", "man", "version":
+			return o, errHelp
+		case "then", "then-timeout", "format":
+		default:
+			return o, fmt.Errorf("unknown option %s", a)
+		}
+		if !hasVal {
+			if i+1 == len(args) {
+				return o, fmt.Errorf("%s needs a value", a)
+			}
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "then":
+			o.Then = val
+		case "format":
+			o.Format = val
+		case "then-timeout":
+			d, err := time.ParseDuration(val)
+			if err != nil {
+				return o, fmt.Errorf("--then-timeout: %v", err)
+			}
+			o.ThenTimeout = d
+		}
+	}
+	return o, nil
 }
 
 // maxStatusPayload bounds what is read of the statusLine stdin (real ones
@@ -74,32 +93,6 @@ const spoolWaitEnv = "AG_STATUSLINE_WAIT"
 // statusRepeat is how often an unchanged reading is appended anyway, so a
 // restarted ag-fold replaying a young spool still learns the meters.
 const statusRepeat = 10 * time.Minute
-
-// statuslineMain runs `ag-hook statusline ARGS`. Unlike the other commands
-// it never exits non-zero and always prints a line: bad options are
-// reported on stderr and the default line printed.
-func (c *cmd) statuslineMain(args []string) int {
-	// What install writes takes no flag parser (a tenth of a run's work).
-	switch {
-	case len(args) == 0:
-		return c.statusline(statuslineOpts{})
-	case len(args) == 2 && args[0] == "--then":
-		return c.statusline(statuslineOpts{statuslineFlags: statuslineFlags{Then: args[1]}})
-	}
-	var o statuslineOpts
-	p := c.prog
-	p.Name, p.Usage, p.Short, p.Long = "ag-hook statusline", "[OPTIONS]", "Claude Code's statusLine command: a meter to ag, a line to Claude", statuslineLong
-	rest, done, code := p.Parse(&o, args)
-	if done && code != cli.ExitError {
-		return code
-	}
-	if done {
-		o = statuslineOpts{}
-	} else if len(rest) > 0 {
-		c.prog.Errorf("statusline: unexpected argument %q (ignored)", rest[0])
-	}
-	return c.statusline(o)
-}
 
 // statusline is one statusLine run: read, start the user's command, append
 // the meter, print a line, exit 0.
@@ -131,12 +124,12 @@ func (c *cmd) statusline(o statuslineOpts) int {
 		if out, ok := then.wait(); ok {
 			c.stdout.Write(out)
 			c.awaitSpool(appended)
-			return cli.ExitOK
+			return exitOK
 		}
 	}
 	c.stdout.Write(c.renderLine(o.Format, &st))
 	c.awaitSpool(appended)
-	return cli.ExitOK
+	return exitOK
 }
 
 func (c *cmd) awaitSpool(done <-chan struct{}) {
@@ -249,7 +242,7 @@ func (r *thenRun) wait() ([]byte, bool) {
 		err = nil
 	}
 	if err != nil {
-		r.c.prog.Errorf("statusline: --then %q: %v (showing ag's line)", r.line, err)
+		r.c.errorf("statusline: --then %q: %v (showing ag's line)", r.line, err)
 		return nil, false
 	}
 	return r.out.Bytes(), true

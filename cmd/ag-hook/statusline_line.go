@@ -78,35 +78,39 @@ func usd(v float64) string {
 // pct: 23.4 → "23%".
 func pct(v float64) string { return strconv.Itoa(int(math.Round(v))) + "%" }
 
-var lineFuncs = tmpl.FuncMap{
-	"usd": usd,
-	"pct": pct,
-	// si: 12419 → "12.4k", 1000000 → "1M".
-	"si": func(v int64) string {
-		switch a := math.Abs(float64(v)); {
-		case a >= 1e6:
-			return trimZero(strconv.FormatFloat(float64(v)/1e6, 'f', 1, 64)) + "M"
-		case a >= 1e3:
-			return trimZero(strconv.FormatFloat(float64(v)/1e3, 'f', 1, 64)) + "k"
-		}
-		return strconv.FormatInt(v, 10)
-	},
-	// until: a reset time → "2h10m" from now ("0m" once past).
-	"until": func(t *event.Time) string {
-		if t == nil {
-			return ""
-		}
-		d := max(0, time.Until(t.Time)).Round(time.Minute)
-		h, m := int(d.Hours()), int(d.Minutes())%60
-		switch {
-		case h >= 48:
-			return strconv.Itoa(h/24) + "d" + strconv.Itoa(h%24) + "h"
-		case h > 0:
-			return strconv.Itoa(h) + "h" + strconv.Itoa(m) + "m"
-		}
-		return strconv.Itoa(m) + "m"
-	},
-	"base": filepath.Base,
+// lineFuncs are the functions a line template may call (a function, not a
+// map variable: a hook run must not build it at start-up).
+func lineFuncs() tmpl.FuncMap {
+	return tmpl.FuncMap{
+		"usd": usd,
+		"pct": pct,
+		// si: 12419 → "12.4k", 1000000 → "1M".
+		"si": func(v int64) string {
+			switch a := math.Abs(float64(v)); {
+			case a >= 1e6:
+				return trimZero(strconv.FormatFloat(float64(v)/1e6, 'f', 1, 64)) + "M"
+			case a >= 1e3:
+				return trimZero(strconv.FormatFloat(float64(v)/1e3, 'f', 1, 64)) + "k"
+			}
+			return strconv.FormatInt(v, 10)
+		},
+		// until: a reset time → "2h10m" from now ("0m" once past).
+		"until": func(t *event.Time) string {
+			if t == nil {
+				return ""
+			}
+			d := max(0, time.Until(t.Time)).Round(time.Minute)
+			h, m := int(d.Hours()), int(d.Minutes())%60
+			switch {
+			case h >= 48:
+				return strconv.Itoa(h/24) + "d" + strconv.Itoa(h%24) + "h"
+			case h > 0:
+				return strconv.Itoa(h) + "h" + strconv.Itoa(m) + "m"
+			}
+			return strconv.Itoa(m) + "m"
+		},
+		"base": filepath.Base,
+	}
 }
 
 func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
@@ -137,7 +141,7 @@ func (c *cmd) renderLine(format string, st *claude.Status) []byte {
 		if err == nil {
 			return out
 		}
-		c.prog.Errorf("statusline: --format: %v (using the default line)", err)
+		c.errorf("statusline: --format: %v (using the default line)", err)
 	}
 	return defaultLine(d)
 }
@@ -167,7 +171,7 @@ func defaultLine(d *lineData) []byte {
 }
 
 func execLine(format string, d *lineData) ([]byte, error) {
-	t, err := tmpl.New("line").Funcs(lineFuncs).Option("missingkey=zero").Parse(format)
+	t, err := tmpl.New("line").Funcs(lineFuncs()).Option("missingkey=zero").Parse(format)
 	if err != nil {
 		return nil, err
 	}

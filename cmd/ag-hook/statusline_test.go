@@ -230,9 +230,40 @@ func TestStatuslineFormat(t *testing.T) {
 	if r.code != 0 || r.stdout != slLine || r.stderr == "" {
 		t.Errorf("bad flag: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
-	r = trySL(t, env, now, slPayload, "--help")
-	if r.code != 0 || !strings.Contains(r.stdout, "--then") {
-		t.Errorf("--help: %q", r.stdout)
+}
+
+// TestParseStatusline: the options ag-hook-setup's help lists, in both
+// spellings a flag parser takes.
+func TestParseStatusline(t *testing.T) {
+	tests := []struct {
+		args []string
+		want statuslineOpts
+		err  string
+	}{
+		{nil, statuslineOpts{}, ""},
+		{[]string{"--then", "ccusage statusline"}, statuslineOpts{Then: "ccusage statusline"}, ""},
+		{[]string{"--then=x --y", "--then-timeout", "2s"}, statuslineOpts{Then: "x --y", ThenTimeout: 2 * time.Second}, ""},
+		{[]string{"--format={{.Model}}", "--then-timeout=1m"}, statuslineOpts{Format: "{{.Model}}", ThenTimeout: time.Minute}, ""},
+		{[]string{"--then", "--format"}, statuslineOpts{Then: "--format"}, ""}, // a value may start with -
+		{[]string{"stray", "--format", "f"}, statuslineOpts{Format: "f"}, ""},
+		{[]string{"--", "--bogus"}, statuslineOpts{}, ""},
+		{[]string{"--then"}, statuslineOpts{}, "--then needs a value"},
+		{[]string{"--then-timeout", "soon"}, statuslineOpts{}, "--then-timeout: "},
+		{[]string{"--bogus"}, statuslineOpts{}, "unknown option --bogus"},
+		{[]string{"--then", "x", "--man"}, statuslineOpts{}, "help"},
+		{[]string{"-h"}, statuslineOpts{}, "help"},
+	}
+	for _, tc := range tests {
+		got, err := parseStatusline(tc.args)
+		if tc.err != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q = %+v, %v; want %+v", tc.args, got, err, tc.want)
+		}
 	}
 }
 
@@ -258,7 +289,7 @@ func TestDefaultLine(t *testing.T) {
 }
 
 func TestLineFuncs(t *testing.T) {
-	until := lineFuncs["until"].(func(*event.Time) string)
+	until := lineFuncs()["until"].(func(*event.Time) string)
 	for d, want := range map[time.Duration]string{
 		-time.Hour: "0m", 90 * time.Second: "2m", 2*time.Hour + 10*time.Minute: "2h10m", 73 * time.Hour: "3d1h",
 	} {
@@ -286,7 +317,7 @@ func BenchmarkStatusline(b *testing.B) {
 		c := newCmd(context.Background(), strings.NewReader(in), &out, io.Discard)
 		c.env = func(k string) string { return env[k] }
 		c.now = func() time.Time { return now }
-		if c.statuslineMain(nil) != 0 || out.Len() == 0 {
+		if c.main([]string{"statusline"}) != 0 || out.Len() == 0 {
 			b.Fatal("no line")
 		}
 	}

@@ -4,7 +4,7 @@ package bench
 
 import (
 	"bytes"
-	"fmt"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agwatch/ag/filters/event"
 )
 
 // hookBudget is the most the median `ag-hook claude` may take, whole
@@ -22,51 +24,41 @@ const hookBudget = 3 * time.Millisecond
 const hookPayload = `{"session_id":"5f24c1d2-8a1b-4c3e-9f00-1a2b3c4d5e6f","transcript_path":"/home/u/.claude/projects/-home-u-src-app/5f24c1d2-8a1b-4c3e-9f00-1a2b3c4d5e6f.jsonl","cwd":"/home/u/src/app","prompt_id":"3630a1b2-0c4d-4e5f-8a9b-0c1d2e3f4a5b","permission_mode":"default","effort":{"level":"high"},"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./... 2>&1 | tail -20","description":"Run the tests"},"tool_use_id":"toolu_01ExTXf2amwZovJCecSWQFhy"}`
 
 // TestHookSpeed times `ag-hook claude` the way Claude runs it: a new
-// process with the payload on stdin, appending to a real spool (the shell
-// Claude puts in between is not counted). Runs are interleaved with two
-// floors, /bin/true and a Go program that reads stdin and appends a line,
-// so a busy machine shows as a busy machine rather than as ag-hook.
+// process with the payload on stdin, appending to a real spool, started by
+// a process with no terminal whose parent is named claude (on Linux Claude
+// runs hooks through `sh -c`, so ag-hook's walk up to the agent reads two
+// processes; the shell's own start is not counted). Runs are interleaved
+// with two floors, a Go program that reads stdin and appends a line and
+// /bin/true, so no program follows itself with its pages still in the CPU
+// caches and a busy machine shows as a busy machine rather than as ag-hook.
 func TestHookSpeed(t *testing.T) {
 	dir := t.TempDir()
-	env := append(os.Environ(), "AG_DIR="+filepath.Join(dir, "ag"), "TMUX_PANE=%1")
 	goFloor := buildGoFloor(t, dir)
-	hook := func() error {
-		c := exec.Command(bin("ag-hook"), "claude")
-		c.Env = env
-		c.Stdin = strings.NewReader(hookPayload)
-		var out bytes.Buffer
-		c.Stdout = &out
-		if err := c.Run(); err != nil {
-			return err
-		}
-		if out.Len() > 0 {
-			return fmt.Errorf("ag-hook wrote %q to stdout", out.String())
-		}
-		return nil
-	}
-	floor := func(name string, args ...string) func() error {
-		return func() error {
-			c := exec.Command(name, args...)
-			c.Stdin = strings.NewReader(hookPayload)
-			return c.Run()
-		}
-	}
-	runs := []func() error{hook, floor(goFloor, filepath.Join(dir, "floor.ndjson")), floor("/bin/true")}
+	agent, runner := buildHookRunner(t, dir)
 	const warm, n = 20, 300
-	times := make([][]time.Duration, len(runs))
-	for i := 0; i < warm+n; i++ {
-		for j, f := range runs {
-			start := time.Now()
-			if err := f(); err != nil {
-				t.Fatal(err)
-			}
-			if i >= warm {
-				times[j] = append(times[j], time.Since(start))
-			}
-		}
+	spec := hookRunSpec{
+		N: warm + n, Payload: hookPayload,
+		Env:  []string{"AG_DIR=" + filepath.Join(dir, "ag"), "TMUX_PANE=%1", "HOME=" + dir, "PATH=" + os.Getenv("PATH")},
+		Runs: [][]string{{bin("ag-hook"), "claude"}, {goFloor, filepath.Join(dir, "floor.ndjson")}, {"/bin/true"}},
 	}
-	stats := make([]Stats, len(runs))
-	for j, ds := range times {
+	js, _ := json.Marshal(spec)
+	c := exec.Command(agent, runner)
+	c.Stdin = bytes.NewReader(js)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	var res hookRunResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("runner: %v: %q", err, out.String())
+	}
+	if res.Stdout != "" {
+		t.Fatalf("ag-hook wrote %q to stdout", res.Stdout)
+	}
+	stats := make([]Stats, len(spec.Runs))
+	for j, ds := range res.Times {
+		ds = ds[warm:]
 		slices.Sort(ds)
 		stats[j] = Stats{N: n, Median: ds[n/2], Min: ds[0], Max: ds[n-1]}
 	}
@@ -74,12 +66,114 @@ func TestHookSpeed(t *testing.T) {
 	if err != nil || bytes.Count(b, []byte("\n")) != warm+n {
 		t.Fatalf("spool has %d lines after %d runs (%v)", bytes.Count(b, []byte("\n")), warm+n, err)
 	}
+	var e event.Event
+	if event.Decode(b[:bytes.IndexByte(b, '\n')], &e) != nil || e.PID != res.Agent {
+		t.Fatalf("the hook found pid %d, the agent is %d: %s", e.PID, res.Agent, b[:bytes.IndexByte(b, '\n')])
+	}
 	t.Logf("ag-hook claude, PreToolUse payload (%d bytes) to the spool: %s", len(hookPayload), stats[0])
 	t.Logf("floor, Go program reading stdin and appending a line: %s", stats[1])
 	t.Logf("floor, /bin/true: %s (load average %s)", stats[2], loadavg())
 	if stats[0].Median > hookBudget {
 		t.Errorf("ag-hook claude median %s, budget %s", round(stats[0].Median), hookBudget)
 	}
+}
+
+// hookRunSpec is what the runner runs: each of Runs N times in turn, the
+// payload on stdin, with Env.
+type hookRunSpec struct {
+	N       int
+	Payload string
+	Env     []string
+	Runs    [][]string
+}
+
+// hookRunResult is the runner's answer: each run's wall times, what the
+// first program printed, and the agent's pid (which the hook must find).
+type hookRunResult struct {
+	Times  [][]time.Duration
+	Stdout string
+	Agent  int
+}
+
+// buildHookRunner builds the program that stands in for Claude and its
+// shell: run as "claude" it starts its argument and waits; run as
+// "hookrun" (no terminal, like Claude's `sh -c`) it reads a hookRunSpec on
+// stdin, times the runs and prints a hookRunResult.
+func buildHookRunner(t *testing.T, dir string) (agent, runner string) {
+	src := filepath.Join(dir, "hookrun.go")
+	os.WriteFile(src, []byte(`package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if filepath.Base(os.Args[0]) == "claude" {
+		c := exec.Command(os.Args[1])
+		c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no controlling terminal below
+		if err := c.Run(); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		return
+	}
+	var spec struct {
+		N       int
+		Payload string
+		Env     []string
+		Runs    [][]string
+	}
+	in, _ := io.ReadAll(os.Stdin)
+	if err := json.Unmarshal(in, &spec); err != nil {
+		panic(err)
+	}
+	res := struct {
+		Times  [][]time.Duration
+		Stdout string
+		Agent  int
+	}{Times: make([][]time.Duration, len(spec.Runs)), Agent: os.Getppid()}
+	for i := 0; i < spec.N; i++ {
+		for j, r := range spec.Runs {
+			c := exec.Command(r[0], r[1:]...)
+			c.Env = spec.Env
+			c.Stdin = strings.NewReader(spec.Payload)
+			var out bytes.Buffer
+			c.Stdout = &out
+			start := time.Now()
+			err := c.Run()
+			res.Times[j] = append(res.Times[j], time.Since(start))
+			if err != nil {
+				os.Stderr.WriteString(r[0] + ": " + err.Error() + "\n")
+				os.Exit(1)
+			}
+			if j == 0 {
+				res.Stdout += out.String()
+			}
+		}
+	}
+	json.NewEncoder(os.Stdout).Encode(res)
+}
+`), 0o644)
+	agent, runner = filepath.Join(dir, "claude"), filepath.Join(dir, "hookrun")
+	c := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", runner, src)
+	c.Dir = dir
+	if msg, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("building the hook runner: %v\n%s", err, msg)
+	}
+	b, _ := os.ReadFile(runner)
+	if err := os.WriteFile(agent, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return agent, runner
 }
 
 // buildGoFloor builds the smallest Go program that does a hook's I/O.

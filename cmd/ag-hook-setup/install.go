@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -138,35 +136,10 @@ func (c *cmd) status(o statusOpts) int {
 }
 
 // hookPath is the absolute ag-hook path to write into configs: --hook,
-// else this program.
+// else the ag-hook that runs this.
 func (c *cmd) hookPath(flag string) (string, error) {
 	if flag == "" {
 		return c.self()
 	}
 	return filepath.Abs(flag)
-}
-
-// selfPath is this program's absolute path, as it was run when that names
-// the same file (so a stable symlink such as /usr/local/bin/ag-hook is
-// written rather than the versioned file it points to), else the
-// executable's own path.
-func selfPath(argv0 string) (string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("cannot find this program's path: %w", err)
-	}
-	p := argv0
-	if !strings.Contains(p, "/") {
-		if p, err = exec.LookPath(argv0); err != nil {
-			return exe, nil
-		}
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		a, err1 := os.Stat(abs)
-		b, err2 := os.Stat(exe)
-		if err1 == nil && err2 == nil && os.SameFile(a, b) {
-			return abs, nil
-		}
-	}
-	return exe, nil
 }
