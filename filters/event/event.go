@@ -194,3 +194,13 @@ func MakeID(parts ...string) string {
 	var sum [16]byte
 	return hex.EncodeToString(h.Sum(sum[:0])[:10])
 }
+
+// MakeIDBytes is MakeID(string(b)) without copying b, which may be a
+// whole hook payload (PostToolUse carries the tool's output).
+func MakeIDBytes(b []byte) string {
+	h := fnv.New128a()
+	h.Write(b)
+	h.Write([]byte{0})
+	var sum [16]byte
+	return hex.EncodeToString(h.Sum(sum[:0])[:10])
+}

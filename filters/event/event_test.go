@@ -116,6 +116,11 @@ func TestMakeIDStable(t *testing.T) {
 	if MakeID("ab", "c") == MakeID("a", "bc") {
 		t.Error("MakeID must separate its parts")
 	}
+	for _, s := range []string{"", "x", `{"session_id":"s"}`} {
+		if MakeIDBytes([]byte(s)) != MakeID(s) {
+			t.Errorf("MakeIDBytes(%q) != MakeID(%q)", s, s)
+		}
+	}
 }
 
 // FuzzDecode checks the codec never panics, that what it writes is valid

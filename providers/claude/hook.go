@@ -144,7 +144,7 @@ func (p *Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, 
 	if pl.SessionID == "" {
 		return nil, fmt.Errorf(`hook payload: %s without "session_id"`, hook)
 	}
-	m := hookMapper{pl: &pl, hc: hc, hook: hook, digest: event.MakeID(string(bytes.TrimSpace(raw)))}
+	m := hookMapper{pl: &pl, hc: hc, hook: hook, digest: event.MakeIDBytes(bytes.TrimSpace(raw))}
 	switch hook {
 	case HookSessionStart:
 		e := m.ev(event.SessionStart)

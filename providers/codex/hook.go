@@ -137,7 +137,7 @@ func (*Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, er
 	// delivered twice folds once, the same request asked again later
 	// (sandbox-fail-then-escalate repeats the command) does not.
 	e.ID = event.MakeID(event.SrcHook, e.Session, p.HookEventName, e.Kind,
-		event.MakeID(string(bytes.TrimSpace(raw))), strconv.FormatInt(hc.Now.Unix(), 10))
+		event.MakeIDBytes(bytes.TrimSpace(raw)), strconv.FormatInt(hc.Now.Unix(), 10))
 	e.PID, e.TTY, e.Pane, e.Host = hc.PID, hc.TTY, hc.Pane, hc.Host
 	if hc.TTY == "" {
 		// Since 0.17x Codex runs hooks inside its shared background server
