@@ -104,13 +104,11 @@ func buildHookRunner(t *testing.T, dir string) (agent, runner string) {
 	os.WriteFile(src, []byte(`package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -141,25 +139,39 @@ func main() {
 		Stdout string
 		Agent  int
 	}{Times: make([][]time.Duration, len(spec.Runs)), Agent: os.Getppid()}
+	// Files for stdin and stdout, not a reader and a buffer: os/exec would
+	// copy those through pipes with goroutines of this process, whose
+	// wake-ups would be timed as the program's.
+	dir, _ := os.MkdirTemp("", "hookrun-")
+	defer os.RemoveAll(dir)
+	payload := filepath.Join(dir, "payload.json")
+	os.WriteFile(payload, []byte(spec.Payload), 0o600)
+	out, _ := os.Create(filepath.Join(dir, "stdout"))
+	null, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	for i := 0; i < spec.N; i++ {
 		for j, r := range spec.Runs {
 			c := exec.Command(r[0], r[1:]...)
 			c.Env = spec.Env
-			c.Stdin = strings.NewReader(spec.Payload)
-			var out bytes.Buffer
-			c.Stdout = &out
+			in, err := os.Open(payload)
+			if err != nil {
+				panic(err)
+			}
+			c.Stdin, c.Stdout = in, null
+			if j == 0 {
+				c.Stdout = out
+			}
 			start := time.Now()
-			err := c.Run()
+			err = c.Run()
 			res.Times[j] = append(res.Times[j], time.Since(start))
+			in.Close()
 			if err != nil {
 				os.Stderr.WriteString(r[0] + ": " + err.Error() + "\n")
 				os.Exit(1)
 			}
-			if j == 0 {
-				res.Stdout += out.String()
-			}
 		}
 	}
+	b, _ := os.ReadFile(out.Name())
+	res.Stdout = string(b)
 	json.NewEncoder(os.Stdout).Encode(res)
 }
 `), 0o644)
