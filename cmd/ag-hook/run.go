@@ -75,17 +75,17 @@ func (c *cmd) main(args []string) int {
 		// A hook must never exit 2 (the agent would take it as "block"),
 		// and arguments it does not know (an install by a newer ag-hook)
 		// must not cost the event.
-		print := false
+		toStdout := false
 		for _, a := range args {
 			switch a {
 			case "--print":
-				print = true
+				toStdout = true
 			case h.ID():
 			default:
 				c.debugf("%s: ignoring argument %q", h.ID(), a)
 			}
 		}
-		return c.hook(h, print)
+		return c.hook(h, toStdout)
 	}
 	return c.setup(args)
 }
