@@ -59,15 +59,17 @@ func (c *cmd) main(args []string) int {
 		}
 	}
 	if len(args) > 0 && args[0] == "statusline" {
-		o, err := parseStatusline(args[1:])
-		if err == errHelp {
+		o, stray, err := parseStatusline(args[1:])
+		switch {
+		case err == errHelp:
 			return c.setup(args)
-		}
-		if err != nil {
+		case err != nil:
 			// Claude blanks its status line unless a line comes: say what
 			// is wrong and print the default one.
 			c.errorf("statusline: %v (see ag-hook statusline --help)", err)
 			o = statuslineOpts{}
+		case len(stray) > 0:
+			c.errorf("statusline: unexpected argument %q (ignored)", stray[0])
 		}
 		return c.statusline(o)
 	}

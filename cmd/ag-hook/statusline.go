@@ -34,29 +34,29 @@ type statuslineOpts struct {
 var errHelp = errors.New("help")
 
 // parseStatusline reads the statusline's options as a flag parser would:
-// --name VALUE or --name=VALUE; a bare argument is ignored with a note, as
-// Claude appends none.
-func parseStatusline(args []string) (statuslineOpts, error) {
-	var o statuslineOpts
+// --name VALUE or --name=VALUE. Arguments that are not options (Claude
+// appends none) are returned, to be reported and ignored.
+func parseStatusline(args []string) (o statuslineOpts, stray []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			continue
-		}
 		if a == "--" {
-			break
+			return o, append(stray, args[i+1:]...), nil
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			stray = append(stray, a)
+			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		switch name {
 		case "h", "help", "man", "version":
-			return o, errHelp
+			return o, nil, errHelp
 		case "then", "then-timeout", "format":
 		default:
-			return o, fmt.Errorf("unknown option %s", a)
+			return o, nil, fmt.Errorf("unknown option %s", a)
 		}
 		if !hasVal {
 			if i+1 == len(args) {
-				return o, fmt.Errorf("%s needs a value", a)
+				return o, nil, fmt.Errorf("%s needs a value", a)
 			}
 			i++
 			val = args[i]
@@ -69,12 +69,12 @@ func parseStatusline(args []string) (statuslineOpts, error) {
 		case "then-timeout":
 			d, err := time.ParseDuration(val)
 			if err != nil {
-				return o, fmt.Errorf("--then-timeout: %v", err)
+				return o, nil, fmt.Errorf("--then-timeout: %v", err)
 			}
 			o.ThenTimeout = d
 		}
 	}
-	return o, nil
+	return o, stray, nil
 }
 
 // maxStatusPayload bounds what is read of the statusLine stdin (real ones

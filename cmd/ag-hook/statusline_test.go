@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -236,34 +237,40 @@ func TestStatuslineFormat(t *testing.T) {
 // spellings a flag parser takes.
 func TestParseStatusline(t *testing.T) {
 	tests := []struct {
-		args []string
-		want statuslineOpts
-		err  string
+		args  []string
+		want  statuslineOpts
+		stray []string
+		err   string
 	}{
-		{nil, statuslineOpts{}, ""},
-		{[]string{"--then", "ccusage statusline"}, statuslineOpts{Then: "ccusage statusline"}, ""},
-		{[]string{"--then=x --y", "--then-timeout", "2s"}, statuslineOpts{Then: "x --y", ThenTimeout: 2 * time.Second}, ""},
-		{[]string{"--format={{.Model}}", "--then-timeout=1m"}, statuslineOpts{Format: "{{.Model}}", ThenTimeout: time.Minute}, ""},
-		{[]string{"--then", "--format"}, statuslineOpts{Then: "--format"}, ""}, // a value may start with -
-		{[]string{"stray", "--format", "f"}, statuslineOpts{Format: "f"}, ""},
-		{[]string{"--", "--bogus"}, statuslineOpts{}, ""},
-		{[]string{"--then"}, statuslineOpts{}, "--then needs a value"},
-		{[]string{"--then-timeout", "soon"}, statuslineOpts{}, "--then-timeout: "},
-		{[]string{"--bogus"}, statuslineOpts{}, "unknown option --bogus"},
-		{[]string{"--then", "x", "--man"}, statuslineOpts{}, "help"},
-		{[]string{"-h"}, statuslineOpts{}, "help"},
+		{nil, statuslineOpts{}, nil, ""},
+		{[]string{"--then", "ccusage statusline"}, statuslineOpts{Then: "ccusage statusline"}, nil, ""},
+		{[]string{"--then=x --y", "--then-timeout", "2s"}, statuslineOpts{Then: "x --y", ThenTimeout: 2 * time.Second}, nil, ""},
+		{[]string{"--format={{.Model}}", "--then-timeout=1m"}, statuslineOpts{Format: "{{.Model}}", ThenTimeout: time.Minute}, nil, ""},
+		{[]string{"--then", "--format"}, statuslineOpts{Then: "--format"}, nil, ""}, // a value may start with -
+		{[]string{"stray", "--format", "f"}, statuslineOpts{Format: "f"}, []string{"stray"}, ""},
+		{[]string{"--", "--bogus"}, statuslineOpts{}, []string{"--bogus"}, ""},
+		{[]string{"--then"}, statuslineOpts{}, nil, "--then needs a value"},
+		{[]string{"--then-timeout", "soon"}, statuslineOpts{}, nil, "--then-timeout: "},
+		{[]string{"--bogus"}, statuslineOpts{}, nil, "unknown option --bogus"},
+		{[]string{"--then", "x", "--man"}, statuslineOpts{}, nil, "help"},
+		{[]string{"-h"}, statuslineOpts{}, nil, "help"},
 	}
 	for _, tc := range tests {
-		got, err := parseStatusline(tc.args)
+		got, stray, err := parseStatusline(tc.args)
 		if tc.err != "" {
 			if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
 				t.Errorf("%q: error %v, want %q", tc.args, err, tc.err)
 			}
 			continue
 		}
-		if err != nil || got != tc.want {
-			t.Errorf("%q = %+v, %v; want %+v", tc.args, got, err, tc.want)
+		if err != nil || got != tc.want || !slices.Equal(stray, tc.stray) {
+			t.Errorf("%q = %+v, %q, %v; want %+v, %q", tc.args, got, stray, err, tc.want, tc.stray)
 		}
+	}
+	// A stray argument is reported, and the line still printed.
+	r := trySL(t, map[string]string{"AG_DIR": t.TempDir()}, time.Now(), slPayload, "extra")
+	if r.code != 0 || r.stdout != slLine || !strings.Contains(r.stderr, `unexpected argument "extra"`) {
+		t.Errorf("stray argument: %+v", r)
 	}
 }
 
