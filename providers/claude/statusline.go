@@ -1,8 +1,6 @@
 package claude
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"math"
 	"strconv"
@@ -10,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/jsonscan"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -46,15 +45,14 @@ var statusWindows = []struct {
 
 // ParseStatus reads a statusLine payload. It fails only on bytes that are
 // not one JSON object; the caller still prints a line then. The payload is
-// decoded into plain maps, not structs: no reflection over field tags, so
-// a cold process (every statusLine run is one) pays a fraction of the
-// cost, and each leaf is read leniently on its own.
+// decoded into plain maps, not structs, and each leaf is read leniently on
+// its own.
 func ParseStatus(payload []byte) (Status, error) {
-	var root any
-	// A number past float64 (1e400) is a type error that leaves the rest
-	// decoded: only that value is lost.
-	var typeErr *json.UnmarshalTypeError
-	if err := json.Unmarshal(bytes.TrimSpace(payload), &root); err != nil && !errors.As(err, &typeErr) {
+	// A number past float64 (1e400) decodes as null: only that value is
+	// lost. jsonscan rather than encoding/json: ag-hook links no JSON
+	// library for this alone (a hook is a process start; see the README).
+	root, err := jsonscan.Decode(payload)
+	if err != nil {
 		return Status{}, err
 	}
 	p, ok := root.(map[string]any)
