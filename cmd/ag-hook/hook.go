@@ -10,6 +10,7 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/spool"
+	"github.com/agwatch/ag/providers/hooks"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -18,7 +19,7 @@ import (
 const maxPayload = 256 << 20
 
 // hook runs one hook: payload in, events to the spool, nothing out, exit 0.
-func (c *cmd) hook(h provider.Hooked, print bool) (code int) {
+func (c *cmd) hook(h hooks.Mapper, print bool) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			c.debugf("%s: panic: %v", h.ID(), r)

@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/paths"
-	"github.com/agwatch/ag/providers"
-	"github.com/agwatch/ag/providers/provider"
+	"github.com/agwatch/ag/providers/hooks"
 )
 
 // Exit statuses. A hook and the statusline exit 0 whatever happens; only
@@ -92,14 +91,11 @@ func (c *cmd) main(args []string) int {
 	return c.setup(args)
 }
 
-// hooked is the provider named id if ag-hook can run its hooks.
-func hooked(id string) provider.Hooked {
-	h, _ := providers.ByID(id).(provider.Hooked)
-	return h
-}
+// hooked is the agent named id if ag-hook can run its hooks.
+func hooked(id string) hooks.Mapper { return hooks.ByID(id) }
 
 // firstHooked is the hooked agent named by the first non-option argument.
-func firstHooked(args []string) provider.Hooked {
+func firstHooked(args []string) hooks.Mapper {
 	for _, a := range args {
 		if !strings.HasPrefix(a, "-") {
 			return hooked(a)

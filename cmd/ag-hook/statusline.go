@@ -18,7 +18,7 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/spool"
-	"github.com/agwatch/ag/providers/claude"
+	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -106,7 +106,7 @@ func (c *cmd) statusline(o statuslineOpts) int {
 	if o.Then != "" {
 		then = c.startThen(o.Then, o.ThenTimeout, payload)
 	}
-	st, perr := claude.ParseStatus(payload)
+	st, perr := claudehook.ParseStatus(payload)
 	if perr != nil {
 		c.debugf("statusline: payload: %v", perr)
 	}
@@ -148,7 +148,7 @@ func (c *cmd) awaitSpool(done <-chan struct{}) {
 
 // appendMeter writes the meter event to the spool, unless the last one
 // this session appended (less than statusRepeat ago) said the same.
-func (c *cmd) appendMeter(st *claude.Status) {
+func (c *cmd) appendMeter(st *claudehook.Status) {
 	hc := provider.HookContext{Now: c.now(), Pane: c.env("TMUX_PANE")}
 	e, ok := st.Meter(hc)
 	if !ok {
@@ -164,7 +164,7 @@ func (c *cmd) appendMeter(st *claude.Status) {
 			return
 		}
 	}
-	e.PID, e.TTY = agentProcess(os.Getppid(), claude.New().ProcessNames())
+	e.PID, e.TTY = agentProcess(os.Getppid(), claudehook.Mapper{}.ProcessNames())
 	if host, err := os.Hostname(); err == nil {
 		e.Host, _, _ = strings.Cut(host, ".")
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/tmpl"
-	"github.com/agwatch/ag/providers/claude"
+	"github.com/agwatch/ag/providers/claude/claudehook"
 )
 
 // defaultFormat is ag's statusLine: model · context left · cost · limits ·
@@ -117,7 +117,7 @@ func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
 
 // renderLine is ag's own line for st, one trailing newline. A template
 // that does not parse or run is reported on stderr and the default used.
-func (c *cmd) renderLine(format string, st *claude.Status) []byte {
+func (c *cmd) renderLine(format string, st *claudehook.Status) []byte {
 	d := &lineData{
 		Model: st.ModelName, ModelID: st.ModelID, Session: st.Session, Cwd: st.Cwd,
 		ProjectDir: st.ProjectDir, Version: st.Version, Transcript: st.Transcript,
@@ -192,7 +192,7 @@ func (c *cmd) waitingOthers(self string) []event.Event {
 	}
 	var out []event.Event
 	for _, s := range states {
-		if s.Status == event.StatusWaiting && !(s.Agent == claude.ID && s.Session == self) {
+		if s.Status == event.StatusWaiting && !(s.Agent == claudehook.ID && s.Session == self) {
 			out = append(out, s)
 		}
 	}

@@ -1,9 +1,12 @@
-// Package claude is the Claude Code provider: hook mapping and install,
-// transcript parsing, context sizes, detection and key maps.
+// Package claude is the Claude Code provider: hook install, transcript
+// parsing, detection and key maps; the hook and statusLine mapping and the
+// context sizes are in claudehook, which ag-hook links alone.
 package claude
 
+import "github.com/agwatch/ag/providers/claude/claudehook"
+
 // ID is Claude Code's agent id in events.
-const ID = "claude"
+const ID = claudehook.ID
 
 // Provider is Claude Code.
 type Provider struct{}

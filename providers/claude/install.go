@@ -3,6 +3,7 @@ package claude
 import (
 	"path/filepath"
 
+	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/internal/hookjson"
 	"github.com/agwatch/ag/providers/provider"
 )
@@ -16,20 +17,20 @@ const HookTimeout = 10
 // Tool events carry "*" (every tool), the form Claude's docs show.
 func hookEntries() []hookjson.Entry {
 	return []hookjson.Entry{
-		{Event: HookSessionStart},
-		{Event: HookUserPromptSubmit},
-		{Event: HookPreToolUse, Matcher: "*"},
-		{Event: HookPermissionRequest, Matcher: "*"},
-		{Event: HookPostToolUse, Matcher: "*"},
-		{Event: HookPostToolUseFailure, Matcher: "*"},
-		{Event: HookNotification, Matcher: "permission_prompt|elicitation_dialog|agent_needs_input"},
-		{Event: HookSubagentStart},
-		{Event: HookSubagentStop},
-		{Event: HookPreCompact},
-		{Event: HookPostCompact},
-		{Event: HookStop},
-		{Event: HookStopFailure},
-		{Event: HookSessionEnd},
+		{Event: claudehook.HookSessionStart},
+		{Event: claudehook.HookUserPromptSubmit},
+		{Event: claudehook.HookPreToolUse, Matcher: "*"},
+		{Event: claudehook.HookPermissionRequest, Matcher: "*"},
+		{Event: claudehook.HookPostToolUse, Matcher: "*"},
+		{Event: claudehook.HookPostToolUseFailure, Matcher: "*"},
+		{Event: claudehook.HookNotification, Matcher: "permission_prompt|elicitation_dialog|agent_needs_input"},
+		{Event: claudehook.HookSubagentStart},
+		{Event: claudehook.HookSubagentStop},
+		{Event: claudehook.HookPreCompact},
+		{Event: claudehook.HookPostCompact},
+		{Event: claudehook.HookStop},
+		{Event: claudehook.HookStopFailure},
+		{Event: claudehook.HookSessionEnd},
 	}
 }
 

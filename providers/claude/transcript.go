@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -197,7 +198,7 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 			if model := m.Model.String(); model != "<synthetic>" {
 				e.Model = model
 				if main {
-					e.Context = ContextOf(model, tok)
+					e.Context = claudehook.ContextOf(model, tok)
 				}
 			}
 			// The meter id is the response's, wherever it is read, so the

@@ -1,7 +1,8 @@
-// Package codex is the OpenAI Codex CLI provider: hook payload mapping and
-// install (hooks.json plus the hooks feature flag in config.toml), rollout
-// parsing with Codex's own context arithmetic, detection data, key maps and
-// resume/spawn templates.
+// Package codex is the OpenAI Codex CLI provider: hook install (hooks.json
+// plus the hooks feature flag in config.toml), rollout parsing with Codex's
+// own context arithmetic, detection data, key maps and resume/spawn
+// templates. The hook payload mapping is in codexhook, which ag-hook links
+// alone.
 //
 // Codex keeps everything under $CODEX_HOME (default ~/.codex): config.toml,
 // hooks.json, and one rollout per thread in sessions/YYYY/MM/DD/.
@@ -12,10 +13,11 @@ import (
 	"path/filepath"
 
 	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/providers/codex/codexhook"
 )
 
 // ID is Codex's agent id in events.
-const ID = "codex"
+const ID = codexhook.ID
 
 // Provider is the Codex CLI.
 type Provider struct{}

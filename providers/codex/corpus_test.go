@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/provider"
 )
 
 // corpus is ../shared/corpus/codex beside the repository, or the test is
@@ -114,6 +116,7 @@ func TestCorpusHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	hc := provider.HookContext{Now: time.Date(2026, 11, 30, 2, 16, 42, 0, time.UTC), PID: 4242, Pane: "%7"}
 	var kinds []string
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		evs, err := New().MapHook([]byte(l), hc)

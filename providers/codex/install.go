@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/agwatch/ag/providers/codex/codexhook"
 	"github.com/agwatch/ag/providers/internal/hookjson"
 	"github.com/agwatch/ag/providers/provider"
 )
@@ -26,8 +27,8 @@ var _ provider.Installer = (*Provider)(nil)
 // group without one matches every tool and source). Events an older Codex
 // does not know are ignored by it (PermissionRequest needs 0.122).
 func hookEntries() []hookjson.Entry {
-	e := make([]hookjson.Entry, len(Hooks))
-	for i, h := range Hooks {
+	e := make([]hookjson.Entry, len(codexhook.Hooks))
+	for i, h := range codexhook.Hooks {
 		e[i] = hookjson.Entry{Event: h}
 	}
 	return e

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agwatch/ag/providers/codex/codexhook"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -99,7 +100,7 @@ func TestInstallCycle(t *testing.T) {
 	if err := json.Unmarshal([]byte(h.read("hooks.json")), &hf); err != nil {
 		t.Fatal(err)
 	}
-	if len(hf.Hooks) != len(Hooks) || hf.Hooks["Stop"][0].Hooks[0].Command != "/usr/local/bin/say-done" ||
+	if len(hf.Hooks) != len(codexhook.Hooks) || hf.Hooks["Stop"][0].Hooks[0].Command != "/usr/local/bin/say-done" ||
 		hf.Hooks["Stop"][1].Hooks[0].Command != "'/opt/ag bin/ag-hook' codex" {
 		t.Errorf("hooks.json: %s", h.read("hooks.json"))
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/codex/codexhook"
 )
 
 // Rollout turns the lines of one Codex rollout file, read in order, into
@@ -301,7 +302,7 @@ func (r *Rollout) eventMsg(p *payload, t time.Time, key string, out []event.Even
 		}
 		r.open = false
 		e := r.ev(event.TurnEnd, t, key)
-		e.Text = clamp(p.LastAgentMessage)
+		e.Text = codexhook.Clamp(p.LastAgentMessage)
 		out = append(out, e)
 	case "turn_aborted":
 		out = r.flush(out)
@@ -334,7 +335,7 @@ func (r *Rollout) prompt(text string, t time.Time, key string, out []event.Event
 	}
 	switch {
 	case len(r.held) > 0:
-		r.held[0].Text = clamp(text)
+		r.held[0].Text = codexhook.Clamp(text)
 		return r.flush(out)
 	case r.open && r.newer:
 		return out // a prompt queued into a running turn: no new turn
@@ -342,7 +343,7 @@ func (r *Rollout) prompt(text string, t time.Time, key string, out []event.Event
 	// Older rollouts have no task_started: the prompt starts the turn.
 	r.open = true
 	e := r.ev(event.TurnStart, t, key)
-	e.Text = clamp(text)
+	e.Text = codexhook.Clamp(text)
 	e.Model = r.model
 	return append(out, e)
 }
@@ -360,11 +361,11 @@ func (r *Rollout) responseItem(p *payload, t time.Time, key string, out []event.
 		e.Tool, e.ToolID = name, p.CallID
 		switch {
 		case p.Arguments != "":
-			e.Text = ToolSummary(json.RawMessage(p.Arguments))
+			e.Text = codexhook.ToolSummary(json.RawMessage(p.Arguments))
 		case p.Input != "":
 			e.Text = inputSummary(p.Input)
 		case len(p.Action) > 0:
-			e.Text = ToolSummary(p.Action)
+			e.Text = codexhook.ToolSummary(p.Action)
 		}
 		out = append(out, e)
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
@@ -428,7 +429,7 @@ func inputSummary(s string) string {
 		}
 	}
 	if len(files) > 0 {
-		return clamp(strings.Join(files, " "))
+		return codexhook.Clamp(strings.Join(files, " "))
 	}
 	return firstLine(s)
 }
@@ -436,7 +437,7 @@ func inputSummary(s string) string {
 func firstLine(s string) string {
 	for _, l := range strings.Split(s, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
-			return clamp(l)
+			return codexhook.Clamp(l)
 		}
 	}
 	return ""

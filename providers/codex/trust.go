@@ -12,6 +12,7 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 
+	"github.com/agwatch/ag/providers/codex/codexhook"
 	"github.com/agwatch/ag/providers/internal/hookjson"
 	"github.com/agwatch/ag/providers/provider"
 )
@@ -76,7 +77,7 @@ func HookTrust(env provider.Env) (Trust, error) {
 	}
 	owns := hookjson.OwnedBy("ag-hook", ID)
 	var out Trust
-	for _, ev := range Hooks { // a stable order
+	for _, ev := range codexhook.Hooks { // a stable order
 		for gi, g := range hf.Hooks[ev] {
 			for hi, h := range g.Hooks {
 				if !owns(h.Command, nil) {

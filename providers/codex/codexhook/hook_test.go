@@ -1,4 +1,4 @@
-package codex
+package codexhook
 
 import (
 	"strings"
@@ -55,7 +55,7 @@ func TestMapHook(t *testing.T) {
 		{name: "unknown hook", payload: `{"session_id":"s1","hook_event_name":"Notification"}`, none: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			evs, err := New().MapHook([]byte(tc.payload), hc)
+			evs, err := Mapper{}.MapHook([]byte(tc.payload), hc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func TestMapHook(t *testing.T) {
 func TestMapHookUnderSharedServer(t *testing.T) {
 	daemon := hc
 	daemon.TTY, daemon.PID, daemon.Pane = "", 9532, "%0"
-	evs, err := New().MapHook([]byte(`{"session_id":"s","turn_id":"t","cwd":"/p","hook_event_name":"UserPromptSubmit","prompt":"x"}`), daemon)
+	evs, err := Mapper{}.MapHook([]byte(`{"session_id":"s","turn_id":"t","cwd":"/p","hook_event_name":"UserPromptSubmit","prompt":"x"}`), daemon)
 	if err != nil || len(evs) != 1 {
 		t.Fatal(evs, err)
 	}
@@ -119,25 +119,25 @@ func TestMapHookErrors(t *testing.T) {
 		`{"session_id":"s","hook_event_name":"Stop"`: "hook payload",
 		`{"session_id":"s"} trailing`:                "hook payload",
 	} {
-		_, err := New().MapHook([]byte(in), hc)
+		_, err := Mapper{}.MapHook([]byte(in), hc)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("MapHook(%q) error = %v; want %q", in, err, want)
 		}
 	}
 	// Fields of a surprising type are read as their JSON text: a hook
 	// named 1 is no hook ag maps, not an error.
-	if evs, err := New().MapHook([]byte(`{"hook_event_name":1,"session_id":2}`), hc); err != nil || len(evs) != 0 {
+	if evs, err := (Mapper{}).MapHook([]byte(`{"hook_event_name":1,"session_id":2}`), hc); err != nil || len(evs) != 0 {
 		t.Errorf("numeric fields: %v, %d events", err, len(evs))
 	}
 }
 
 func TestMapHookIDs(t *testing.T) {
 	p := []byte(`{"session_id":"s1","turn_id":"t1","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}`)
-	a, _ := New().MapHook(p, hc)
-	b, _ := New().MapHook(p, hc)
+	a, _ := Mapper{}.MapHook(p, hc)
+	b, _ := Mapper{}.MapHook(p, hc)
 	later := hc
 	later.Now = hc.Now.Add(3 * time.Second)
-	c, _ := New().MapHook(p, later)
+	c, _ := Mapper{}.MapHook(p, later)
 	if a[0].ID != b[0].ID {
 		t.Error("same payload, same second: ids differ")
 	}
@@ -165,7 +165,7 @@ func FuzzMapHook(f *testing.F) {
 	f.Add([]byte(`{"session_id":"s","hook_event_name":"PreToolUse","tool_input":"x"}`))
 	f.Add([]byte(`{"session_id":"s","hook_event_name":"Stop"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		evs, err := New().MapHook(b, hc)
+		evs, err := Mapper{}.MapHook(b, hc)
 		if err != nil {
 			return
 		}

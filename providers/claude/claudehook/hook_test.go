@@ -1,4 +1,4 @@
-package claude
+package claudehook
 
 import (
 	"bufio"
@@ -106,7 +106,7 @@ func TestHookMappings(t *testing.T) {
 			if !ok {
 				t.Fatalf("no %s.json in %s", tc.name, hooksFile)
 			}
-			got, err := New().MapHook(raw, hookCtx())
+			got, err := Mapper{}.MapHook(raw, hookCtx())
 			if err != nil {
 				t.Fatalf("MapHook: %v", err)
 			}
@@ -163,7 +163,7 @@ func TestHookGolden(t *testing.T) {
 		if !ok {
 			continue
 		}
-		got, err := New().MapHook(in[name], hookCtx())
+		got, err := Mapper{}.MapHook(in[name], hookCtx())
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -186,7 +186,7 @@ func TestHookGolden(t *testing.T) {
 // a new one; and two events from one payload differ.
 func TestHookIDs(t *testing.T) {
 	_, in := payloads(t)
-	p := New()
+	p := Mapper{}
 	id := func(name string, at time.Time) []string {
 		hc := hookCtx()
 		hc.Now = at
@@ -220,7 +220,7 @@ func TestHookBadPayloads(t *testing.T) {
 		"", "garbage", "[]", "null", `"x"`, `{"hook_event_name":"Stop"}`,
 		`{"session_id":"s"}`, `{"session_id":"s","hook_event_name":"Stop"`,
 	} {
-		evs, err := New().MapHook([]byte(in), hookCtx())
+		evs, err := Mapper{}.MapHook([]byte(in), hookCtx())
 		if err == nil || len(evs) != 0 {
 			t.Errorf("MapHook(%q) = %v, %v; want no events and an error", in, evs, err)
 		}
@@ -228,7 +228,7 @@ func TestHookBadPayloads(t *testing.T) {
 }
 
 func TestHookCwdFallback(t *testing.T) {
-	evs, err := New().MapHook([]byte(`{"session_id":"s","hook_event_name":"SessionEnd","reason":"clear"}`), hookCtx())
+	evs, err := Mapper{}.MapHook([]byte(`{"session_id":"s","hook_event_name":"SessionEnd","reason":"clear"}`), hookCtx())
 	if err != nil || len(evs) != 1 || evs[0].Cwd != "/home/u" {
 		t.Fatalf("got %v, %v; want cwd from the hook's context", evs, err)
 	}
@@ -237,7 +237,7 @@ func TestHookCwdFallback(t *testing.T) {
 func TestHookClamp(t *testing.T) {
 	long := strings.Repeat("é", 3000) // 6000 bytes
 	raw := []byte(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"` + long + `"}`)
-	evs, err := New().MapHook(raw, hookCtx())
+	evs, err := Mapper{}.MapHook(raw, hookCtx())
 	if err != nil || len(evs) != 1 {
 		t.Fatal(evs, err)
 	}
@@ -275,7 +275,7 @@ func TestHookCorpus(t *testing.T) {
 			docs = append(docs, data)
 		}
 		for i, d := range docs {
-			evs, err := New().MapHook(d, hookCtx())
+			evs, err := Mapper{}.MapHook(d, hookCtx())
 			if err != nil {
 				t.Errorf("%s:%d: %v", filepath.Base(path), i+1, err)
 			}
@@ -305,7 +305,7 @@ func FuzzMapHook(f *testing.F) {
 	}
 	f.Add([]byte(`{"session_id":"s","hook_event_name":"Stop","background_tasks":[1,null,{"type":7}]}`))
 	f.Add([]byte(`{"session_id":"s","hook_event_name":"PermissionRequest","tool_name":"AskUserQuestion","tool_input":{"questions":"x"}}`))
-	p := New()
+	p := Mapper{}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		evs, err := p.MapHook(raw, hookCtx())
 		if err != nil {
@@ -336,7 +336,7 @@ func FuzzMapHook(f *testing.F) {
 func BenchmarkMapHook(b *testing.B) {
 	_, in := payloads(b)
 	raw := in["pre-tool-use-bash"]
-	p := New()
+	p := Mapper{}
 	hc := hookCtx()
 	b.ReportAllocs()
 	for b.Loop() {
