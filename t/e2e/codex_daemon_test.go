@@ -12,6 +12,7 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/providers/codex"
+	"github.com/agwatch/ag/providers/codex/codexhook"
 	"github.com/agwatch/ag/t/fakeapi/openai"
 )
 
@@ -37,8 +38,8 @@ func TestCodexDaemon(t *testing.T) {
 	}
 	h.CodexConfig(bin, api, other)
 	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "codex")
-	if n := h.TrustCodexHooks(bin); n != len(codex.Hooks) {
-		t.Errorf("hooks/list listed %d ag-hook handlers; want %d", n, len(codex.Hooks))
+	if n := h.TrustCodexHooks(bin); n != len(codexhook.Hooks) {
+		t.Errorf("hooks/list listed %d ag-hook handlers; want %d", n, len(codexhook.Hooks))
 	}
 	if st := h.Run(30*time.Second, Bin(t, "ag-hook"), "status", "--agent", "codex"); strings.Contains(st, "untrusted") {
 		t.Errorf("ag-hook status after trusting every handler: %q", st)
