@@ -23,8 +23,9 @@ build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ $(addprefix ./cmd/,$(filter-out $(FASTSTART),$(PROGRAMS)))
 	@for p in $(FASTSTART); do \
 	  d=$$($(GO) list -f '{{.DefaultGODEBUG}}' ./cmd/$$p) || exit 1; \
-	  echo "$(GO) build -trimpath -ldflags '$(LDFLAGS) -X runtime.godebugDefault=$${d:+$$d,}profstackdepth=0' -o bin/ ./cmd/$$p"; \
-	  $(GO) build -trimpath -ldflags "$(LDFLAGS) -X runtime.godebugDefault=$${d:+$$d,}profstackdepth=0" -o bin/ ./cmd/$$p || exit 1; \
+	  f="$(LDFLAGS) -X runtime.godebugDefault=$${d:+$$d,}profstackdepth=0"; \
+	  echo "$(GO) build -trimpath -ldflags '$$f' -o bin/ ./cmd/$$p"; \
+	  $(GO) build -trimpath -ldflags "$$f" -o bin/ ./cmd/$$p || exit 1; \
 	done
 
 vet:

@@ -145,7 +145,7 @@ func TestStatuslineFlags(t *testing.T) {
 		t.Errorf("statusline --help: %+v", r)
 	}
 	r = try(t, nil, "statusline", "--man")
-	if r.code != 0 || !strings.Contains(r.stdout, ".TH \"ag-hook statusline\"") && !strings.Contains(r.stdout, ".TH ag-hook") {
+	if r.code != 0 || !strings.HasPrefix(r.stdout, ".TH ag-hook statusline ") || !strings.Contains(r.stdout, "Template fields") {
 		t.Errorf("statusline --man: %+v", r)
 	}
 	if r := try(t, nil, "claude"); r.code != 2 || !strings.Contains(r.stderr, "run as ag-hook claude") {

@@ -56,35 +56,12 @@ func parseStat(b []byte) (proc, bool) {
 		}
 		f[i], rest = rest[:end], rest[end:]
 	}
-	ppid, ok1 := atoi(f[1])
-	ttyNr, ok2 := atoi(f[4])
-	if !ok1 || !ok2 {
+	ppid, err1 := strconv.Atoi(string(f[1]))
+	ttyNr, err2 := strconv.ParseInt(string(f[4]), 10, 64)
+	if err1 != nil || err2 != nil {
 		return proc{}, false
 	}
 	return proc{ppid: ppid, comm: string(b[open+1 : close]), tty: ttyName(uint64(ttyNr))}, true
-}
-
-// atoi parses a /proc number: digits, maybe a leading '-' (tty_nr is signed
-// in the kernel's format string, never negative in practice).
-func atoi(b []byte) (int, bool) {
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
 }
 
 // ttyName turns a tty_nr (a device number) into its /dev path: Unix98
