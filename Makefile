@@ -18,15 +18,25 @@ all: build
 # command computed (go install builds them without it).
 FASTSTART := ag-hook ag-detect
 
+# The linker writes a program through a memory map, which leaves the file in
+# the page cache as 4 KB pages; a copy written with cp sits there in large
+# folios, and a process maps those with far fewer faults: ag-hook starts
+# ~0.3 ms sooner (README, Figures). So programs are linked into $(STAGE) and
+# copied into bin/, each renamed into place so a hook that starts meanwhile
+# runs the old file or the new one, never half of one.
+STAGE := bin/.stage
+
 build:
-	@mkdir -p bin
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ $(addprefix ./cmd/,$(filter-out $(FASTSTART),$(PROGRAMS)))
+	@mkdir -p $(STAGE)
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(STAGE)/ $(addprefix ./cmd/,$(filter-out $(FASTSTART),$(PROGRAMS)))
 	@for p in $(FASTSTART); do \
 	  d=$$($(GO) list -f '{{.DefaultGODEBUG}}' ./cmd/$$p) || exit 1; \
 	  f="$(LDFLAGS) -X runtime.godebugDefault=$${d:+$$d,}profstackdepth=0"; \
-	  echo "$(GO) build -trimpath -ldflags '$$f' -o bin/ ./cmd/$$p"; \
-	  $(GO) build -trimpath -ldflags "$$f" -o bin/ ./cmd/$$p || exit 1; \
+	  echo "$(GO) build -trimpath -ldflags '$$f' -o $(STAGE)/ ./cmd/$$p"; \
+	  $(GO) build -trimpath -ldflags "$$f" -o $(STAGE)/ ./cmd/$$p || exit 1; \
 	done
+	@for p in $(PROGRAMS); do cp $(STAGE)/$$p bin/.$$p.new && mv -f bin/.$$p.new bin/$$p || exit 1; done
+	@rm -rf $(STAGE)
 
 vet:
 	$(GO) vet ./...

@@ -14,14 +14,20 @@ import (
 // controlling terminal; else start itself. It reads /proc directly: no
 // ps, no process table scan, a few microseconds a hop.
 func agentProcess(start int, names []string) (int, string) {
-	buf := new([1024]byte) // one buffer for every hop: a hook's heap is pages it must touch
-	return walk(start, names, func(pid int) (proc, bool) { return readProc("/proc", pid, buf) })
+	var buf statBuf // one buffer for every hop, on the stack: a hook's heap is pages it must touch
+	return walk(start, names, func(pid int) (proc, bool) { return readProc("/proc", pid, &buf) })
 }
+
+// statBuf holds the head of a /proc/<pid>/stat line. What the walk reads
+// ends by tty_nr, under 130 bytes (pid, comm of at most 64 bytes, state and
+// four numbers), so 256 is room to spare. Small on purpose: the hook's
+// deepest call must fit the 4 KB stack a Go program grows to while it
+// starts, or the runtime copies it to a new 8 KB one.
+type statBuf [256]byte
 
 // readProc reads ppid, comm and tty_nr from root/<pid>/stat: open, one
 // read, close (os.ReadFile would add an fstat; every syscall counts here).
-// comm is at most 64 bytes and the fields needed come early, so buf holds them.
-func readProc(root string, pid int, buf *[1024]byte) (proc, bool) {
+func readProc(root string, pid int, buf *statBuf) (proc, bool) {
 	fd, err := syscall.Open(root+"/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return proc{}, false

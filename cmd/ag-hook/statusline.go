@@ -150,8 +150,8 @@ func (c *cmd) awaitSpool(done <-chan struct{}) {
 // this session appended (less than statusRepeat ago) said the same.
 func (c *cmd) appendMeter(st *claudehook.Status) {
 	hc := provider.HookContext{Now: c.now(), Pane: c.env("TMUX_PANE")}
-	e, ok := st.Meter(hc)
-	if !ok {
+	e := st.Meter(hc)
+	if e == nil {
 		return
 	}
 	// The last reading appended, per session: "<unix ms> <signature>".
@@ -168,7 +168,7 @@ func (c *cmd) appendMeter(st *claudehook.Status) {
 	if host, err := os.Hostname(); err == nil {
 		e.Host, _, _ = strings.Cut(host, ".")
 	}
-	if err := spool.Append(paths.Spool(c.env), event.AppendJSON(nil, &e), spool.Max(c.env)); err != nil {
+	if err := spool.Append(paths.Spool(c.env), event.AppendJSON(nil, e), spool.Max(c.env)); err != nil {
 		c.debugf("statusline: spool: %v", err)
 		return
 	}

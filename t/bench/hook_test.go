@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agwatch/ag/filters/event"
 )
 
@@ -31,15 +33,25 @@ const hookPayload = `{"session_id":"5f24c1d2-8a1b-4c3e-9f00-1a2b3c4d5e6f","trans
 // with two floors, a Go program that reads stdin and appends a line and
 // /bin/true, so no program follows itself with its pages still in the CPU
 // caches and a busy machine shows as a busy machine rather than as ag-hook.
+//
+// The budget is for ag-hook as make installs it (copied into bin/, so its
+// pages sit in the page cache in large folios). The same bytes after the
+// page cache dropped them come back through the process's own page faults
+// in 4 KB pages, as the linker's output sits, and start slower; that
+// figure is measured in the same runs and logged.
 func TestHookSpeed(t *testing.T) {
 	dir := t.TempDir()
 	goFloor := buildGoFloor(t, dir)
 	agent, runner := buildHookRunner(t, dir)
+	evicted := evictedCopy(t, bin("ag-hook"), filepath.Join(dir, "ag-hook"))
 	const warm, n = 20, 300
 	spec := hookRunSpec{
 		N: warm + n, Payload: hookPayload,
-		Env:  []string{"AG_DIR=" + filepath.Join(dir, "ag"), "TMUX_PANE=%1", "HOME=" + dir, "PATH=" + os.Getenv("PATH")},
-		Runs: [][]string{{bin("ag-hook"), "claude"}, {goFloor, filepath.Join(dir, "floor.ndjson")}, {"/bin/true"}},
+		Env: []string{"AG_DIR=" + filepath.Join(dir, "ag"), "TMUX_PANE=%1", "HOME=" + dir, "PATH=" + os.Getenv("PATH")},
+		Runs: [][]string{
+			{bin("ag-hook"), "claude"}, {goFloor, filepath.Join(dir, "floor.ndjson")}, {"/bin/true"},
+			{evicted, "claude"},
+		},
 	}
 	js, _ := json.Marshal(spec)
 	c := exec.Command(agent, runner)
@@ -63,8 +75,8 @@ func TestHookSpeed(t *testing.T) {
 		stats[j] = Stats{N: n, Median: ds[n/2], Min: ds[0], Max: ds[n-1]}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "ag", "spool.ndjson"))
-	if err != nil || bytes.Count(b, []byte("\n")) != warm+n {
-		t.Fatalf("spool has %d lines after %d runs (%v)", bytes.Count(b, []byte("\n")), warm+n, err)
+	if err != nil || bytes.Count(b, []byte("\n")) != 2*(warm+n) {
+		t.Fatalf("spool has %d lines after %d runs (%v)", bytes.Count(b, []byte("\n")), 2*(warm+n), err)
 	}
 	var e event.Event
 	if event.Decode(b[:bytes.IndexByte(b, '\n')], &e) != nil || e.PID != res.Agent {
@@ -73,6 +85,7 @@ func TestHookSpeed(t *testing.T) {
 	t.Logf("ag-hook claude, PreToolUse payload (%d bytes) to the spool: %s", len(hookPayload), stats[0])
 	t.Logf("floor, Go program reading stdin and appending a line: %s", stats[1])
 	t.Logf("floor, /bin/true: %s (load average %s)", stats[2], loadavg())
+	t.Logf("ag-hook claude, the same file after the page cache dropped it: %s", stats[3])
 	if stats[0].Median > hookBudget {
 		t.Errorf("ag-hook claude median %s, budget %s", round(stats[0].Median), hookBudget)
 	}
@@ -186,6 +199,32 @@ func main() {
 		t.Fatal(err)
 	}
 	return agent, runner
+}
+
+// evictedCopy copies src to dst and has the kernel drop dst from the page
+// cache, so the first run reads it back from disk through its own page
+// faults, as after memory pressure or a reboot.
+func evictedCopy(t *testing.T, src, dst string) string {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	// Dirty pages cannot be dropped: write them out first.
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+		t.Fatalf("dropping %s from the page cache: %v", dst, err)
+	}
+	return dst
 }
 
 // buildGoFloor builds the smallest Go program that does a hook's I/O.

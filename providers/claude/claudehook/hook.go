@@ -123,9 +123,8 @@ func (pl *hookPayload) str(k string) *string {
 
 // parseHook reads a payload by hand: a hook process lives a millisecond,
 // and encoding/json's first decode of a type costs a fifth of that.
-func parseHook(raw []byte) (hookPayload, error) {
-	var pl hookPayload
-	err := jsonscan.Members(raw, func(k string, v []byte) error {
+func parseHook(raw []byte, pl *hookPayload) error {
+	return jsonscan.Members(raw, func(k string, v []byte) error {
 		switch k {
 		case "is_interrupt":
 			pl.IsInterrupt = jsonscan.IsTrue(v)
@@ -140,14 +139,13 @@ func parseHook(raw []byte) (hookPayload, error) {
 		}
 		return nil
 	})
-	return pl, err
 }
 
 // MapHook maps one Claude hook payload to events (see the README's
 // "Claude hooks" table). Hooks ag does not map give no events and no error.
 func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error) {
-	pl, err := parseHook(raw)
-	if err != nil {
+	var pl hookPayload
+	if err := parseHook(raw, &pl); err != nil {
 		return nil, fmt.Errorf("hook payload: %w", err)
 	}
 	hook := pl.HookEventName
@@ -250,8 +248,13 @@ type hookMapper struct {
 // installs of ag-hook) folds once, the same hookPayload again later (a
 // permission asked again after a "no") does not.
 func (m *hookMapper) ev(kind string) *event.Event {
-	pl, hc := m.pl, m.hc
-	e := event.New(kind, hc.Now, ID, pl.SessionID)
+	pl, hc := m.pl, &m.hc
+	// Filled in place, as event.New would: an Event is 552 bytes, and
+	// New's copies on the stack pushed a hook past the 4 KB stack a Go
+	// program starts with (the runtime then copies it to a new 8 KB one).
+	m.out = append(m.out, event.Event{})
+	e := &m.out[len(m.out)-1]
+	e.V, e.T, e.Kind, e.Agent, e.Session = event.Version, event.At(hc.Now), kind, ID, pl.SessionID
 	e.Src = event.SrcHook
 	e.ID = event.MakeID(event.SrcHook, e.Session, m.hook, kind, m.digest, strconv.FormatInt(hc.Now.Unix(), 10))
 	e.Run = pl.PromptID
@@ -262,8 +265,7 @@ func (m *hookMapper) ev(kind string) *event.Event {
 	}
 	e.Transcript = pl.TranscriptPath
 	e.Sub = pl.AgentID
-	m.out = append(m.out, e)
-	return &m.out[len(m.out)-1]
+	return e
 }
 
 // notification maps the notifications that mean Claude waits for the

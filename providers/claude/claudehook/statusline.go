@@ -155,13 +155,15 @@ func APIModel(id string) string {
 }
 
 // Meter is the status as a meter event (src statusline) at hc.Now, with
-// where it ran. An empty Session means no event: a meter for no session
+// where it ran; nil when Session is empty: a meter for no session
 // cannot be folded.
-func (s *Status) Meter(hc provider.HookContext) (event.Event, bool) {
+func (s *Status) Meter(hc provider.HookContext) *event.Event {
 	if s.Session == "" {
-		return event.Event{}, false
+		return nil
 	}
-	e := event.New(event.Meter, hc.Now, ID, s.Session)
+	// On the heap and filled in place: an Event is 552 bytes, and copies
+	// of it on the stack made a statusline process grow its stacks twice.
+	e := &event.Event{V: event.Version, T: event.At(hc.Now), Kind: event.Meter, Agent: ID, Session: s.Session}
 	e.Src = event.SrcStatusline
 	e.Run = s.Prompt
 	e.PID, e.TTY, e.Pane, e.Host = hc.PID, hc.TTY, hc.Pane, hc.Host
@@ -177,7 +179,7 @@ func (s *Status) Meter(hc provider.HookContext) (event.Event, bool) {
 	// millisecond folds once, while a value that comes back later (and a
 	// transcript meter between) is still a new observation.
 	e.ID = event.MakeID(event.SrcStatusline, s.Session, e.T.UTC().Format(event.Layout), s.Signature())
-	return e, true
+	return e
 }
 
 // Signature is the meters' values as one string: equal signatures mean
