@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/fnv"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
@@ -21,9 +22,12 @@ type screen struct {
 
 // classify captures the pane when it may have changed, runs the agent's
 // pane rules and writes an event when the recognised state changed: a wait
-// (with what is pending) or a wait.end for a positively idle composer. A
-// working screen is remembered but says nothing; an unrecognised one is
-// ignored, so a half-drawn frame never undoes what was seen.
+// (with what is pending), a wait.end for a positively idle composer, and a
+// wait.end (reason busy) for a working screen right after a prompt — the
+// prompt was answered and the agent went on, which no hook reports (Claude
+// says nothing between an approval and the tool's end). Any other working
+// screen says nothing; an unrecognised one is ignored, so a half-drawn
+// frame never undoes what was seen.
 func (s *scanner) classify(ctx context.Context, sg sighting) error {
 	rules := s.rules.panes[sg.found.Agent]
 	if rules == nil {
@@ -67,12 +71,17 @@ func (s *scanner) classify(ctx context.Context, sg sighting) error {
 	if key == sc.key {
 		return nil
 	}
+	prev := sc.key
 	sc.key = key
 	switch r.Kind {
 	case panes.Wait:
 		return s.emit(s.paneEvent(event.Wait, sg, r, now))
 	case panes.Idle:
 		return s.emit(s.paneEvent(event.WaitEnd, sg, r, now))
+	case panes.Busy:
+		if strings.HasPrefix(prev, "wait\x00") {
+			return s.emit(s.paneEvent(event.WaitEnd, sg, r, now))
+		}
 	}
 	return nil
 }
@@ -90,10 +99,13 @@ func (s *scanner) paneEvent(kind string, sg sighting, r panes.Result, now time.T
 	e.PID = sg.found.PID
 	e.TTY = sg.tty
 	e.Cwd = sg.cwd
-	if kind == event.Wait {
+	switch {
+	case kind == event.Wait:
 		e.Attention, e.Tool, e.Text = r.Attention, r.Tool, r.Text
-	} else {
-		e.Reason = "idle"
+	case r.Kind == panes.Busy:
+		e.Reason = event.ReasonBusy
+	default:
+		e.Reason = event.ReasonIdle
 	}
 	e.ID = event.MakeID(event.SrcPane, "", kind, sg.pane, strconv.Itoa(sg.found.PID),
 		e.Attention, e.Tool, e.Text, strconv.FormatInt(sg.activity, 10))

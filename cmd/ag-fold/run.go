@@ -33,8 +33,9 @@ Which source wins: an observation older than the one that set the current
 status does not change it, and at the same moment a hook outranks the
 transcript. Sub-agent events never end the session's wait or turn. The pane
 may raise a session to waiting and relabel a hook's permission wait as a
-question or plan; it lowers a hook's wait only when it shows the idle
-composer and the wait is older than --grace. A transcript tool.end newer
+question or plan; it ends a wait when it shows the agent at work after the
+prompt (answered), and lowers a hook's wait to idle only when it shows the
+idle composer and the wait is older than --grace. A transcript tool.end newer
 than a wait ends it (Codex approvals resolve with no hook). Interrupt
 returns to idle; turn.end with pending background agents stays working.
 A session that never learnt its process (no pane, no pid: Codex's shared

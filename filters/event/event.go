@@ -62,6 +62,13 @@ const (
 	AttnPlan       = "plan"
 )
 
+// Reasons of a wait.end seen on screen (src pane): what showed instead of
+// the prompt.
+const (
+	ReasonIdle = "idle" // the idle composer: the prompt was dismissed
+	ReasonBusy = "busy" // the agent at work: the prompt was answered
+)
+
 // Statuses of a folded session (the "status" of a state event).
 const (
 	StatusIdle    = "idle"

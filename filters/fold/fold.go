@@ -11,8 +11,10 @@
 //   - Events of a sub-agent (sub) only count in-flight sub-agents: they
 //     never end the main session's wait nor finish its turn.
 //   - The pane may raise a session to waiting and relabel a hook's
-//     permission wait (question, plan); it lowers a hook's wait only by
-//     showing the idle composer when the wait is older than PaneGrace.
+//     permission wait (question, plan). It ends any wait by showing the
+//     agent at work after the prompt (answered), and lowers a hook's wait
+//     to idle by showing the idle composer once the wait is older than
+//     PaneGrace.
 //   - No hook reports a resolved Codex approval: a transcript tool.end
 //     newer than the wait (less HookSlack, or NoHookSlack with no hook)
 //     ends it.

@@ -290,23 +290,37 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 	}
 }
 
-// paneIdle: the idle composer is on screen. A wait the pane raised ends at
-// once; a hook's wait only once it is older than PaneGrace (Escape fires no
-// hook), here or at a later Tick.
+// paneIdle: the prompt left the screen. With the agent at work there
+// (busy) it was answered — a permission granted, a question or a plan
+// answered — and the wait ends at once, whoever raised it: no hook says so
+// before the tool ends. With the idle composer there, a wait the pane
+// raised ends at once; a hook's only once it is older than PaneGrace
+// (Escape fires no hook), here or at a later Tick.
 func (f *Folder) paneIdle(s *session, e *event.Event) {
 	if s.st.Status != event.StatusWaiting || e.T.Before(s.waitT) {
 		return
 	}
+	if e.Reason == event.ReasonBusy {
+		st := &s.st
+		text := "" // a question or a plan is no description of the work
+		if st.Attention == event.AttnPermission {
+			text = st.Text // the command now running
+		}
+		s.answered, s.answeredT = st.Tool, e.T.Time
+		s.set(e.T.Time, event.StatusWorking, "", st.Tool, st.ToolID, text)
+		s.assert(e)
+		return
+	}
 	if s.waitSrc == event.SrcPane {
 		to := event.StatusIdle
-		if e.Reason != "idle" && s.preWait != "" {
+		if e.Reason != event.ReasonIdle && s.preWait != "" {
 			to = s.preWait
 		}
 		s.set(e.T.Time, to, "", "", "", "")
 		s.assert(e)
 		return
 	}
-	if e.Reason != "idle" {
+	if e.Reason != event.ReasonIdle {
 		return
 	}
 	if e.T.Sub(s.waitT) >= f.cfg.PaneGrace {

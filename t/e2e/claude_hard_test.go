@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -379,4 +380,37 @@ func TestClaudeEnd(t *testing.T) {
 		t.Errorf("gone %s after kill -9; want within 5s", took)
 	}
 	t.Logf("kill -9: gone after %s, reason %q", took.Round(time.Millisecond), g.Reason)
+}
+
+// TestClaudeApprovedLongTool: a command approved in the pane is working as
+// soon as the prompt gives way to Claude at work, not when the command ends
+// (Claude fires no hook in between: PostToolUse comes at the end).
+func TestClaudeApprovedLongTool(t *testing.T) {
+	t.Parallel()
+	w := newHardWorld(t)
+	p, s := w.claude(t, "long", ClaudeIdle)
+	const took = 8 * time.Second
+	slow := filepath.Join(w.h.Project, "slow.txt")
+	p.Type("RUN: sleep 8 && echo done > slow.txt")
+	st := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)
+	if wt := st[1]; wt.Attention != event.AttnPermission || wt.Tool != "Bash" {
+		t.Errorf("waiting state: attention %q tool %q, want permission, Bash", wt.Attention, wt.Tool)
+	}
+	p.WaitText(10*time.Second, ClaudePermission)
+	approved := time.Now()
+	p.Keys("1")
+	wk := s.Expect(t, took/2, event.StatusWorking)[0]
+	after := time.Since(approved)
+	if _, err := os.Stat(slow); err == nil {
+		t.Errorf("slow.txt exists %s after the approval: the state waited for the command's end", after)
+	}
+	if wk.Tool != "Bash" || !strings.Contains(wk.Text, "sleep 8") {
+		t.Errorf("working state: tool %q text %q, want Bash and the command", wk.Tool, wk.Text)
+	}
+	s.Expect(t, 30*time.Second, event.StatusDone)
+	if b, err := os.ReadFile(slow); err != nil || string(b) != "done\n" {
+		t.Errorf("the approved command did not run: slow.txt: %q, %v", b, err)
+	}
+	t.Logf("approved: working %s after the key (the command takes %s); statuses %s",
+		after.Round(time.Millisecond), took, strings.Join(s.History(), " → "))
 }
