@@ -33,6 +33,35 @@ func TestParseStat(t *testing.T) {
 	}
 }
 
+// TestReadProcLongLine: statBuf holds only the head of a stat line, enough
+// for the longest one the walk reads: a 7-digit pid, a 64-byte comm full of
+// parentheses and spaces, the largest ppid, session and tty_nr, and the
+// rest of the fields a real line carries.
+func TestReadProcLongLine(t *testing.T) {
+	root := t.TempDir()
+	comm := strings.Repeat("a) (b ", 10) + "c)()"
+	if len(comm) != 64 {
+		t.Fatalf("comm is %d bytes", len(comm))
+	}
+	rest := strings.Repeat(" 18446744073709551615", 40) // fields after tty_nr
+	line := "4194304 (" + comm + ") S 4194303 4194304 4194304 34816 4194304" + rest + "\n"
+	if len(line) <= len(statBuf{}) {
+		t.Fatalf("line of %d bytes fits the buffer: the test proves nothing", len(line))
+	}
+	dir := filepath.Join(root, "4194304")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "stat"), []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var buf statBuf
+	got, ok := readProc(root, 4194304, &buf)
+	if want := (proc{ppid: 4194303, comm: comm, tty: "/dev/pts/0"}); !ok || got != want {
+		t.Errorf("readProc = %+v %v, want %+v", got, ok, want)
+	}
+}
+
 func TestTTYName(t *testing.T) {
 	dev := func(major, minor uint64) uint64 { return (minor & 0xff) | major<<8 | (minor&^0xff)<<12 }
 	for nr, want := range map[uint64]string{

@@ -251,7 +251,7 @@ func (m *hookMapper) ev(kind string) *event.Event {
 	pl, hc := m.pl, &m.hc
 	// Filled in place, as event.New would: an Event is 552 bytes, and
 	// New's copies on the stack pushed a hook past the 4 KB stack a Go
-	// program starts with (the runtime then copies it to a new 8 KB one).
+	// program has while it starts (the runtime then copies it to 8 KB).
 	m.out = append(m.out, event.Event{})
 	e := &m.out[len(m.out)-1]
 	e.V, e.T, e.Kind, e.Agent, e.Session = event.Version, event.At(hc.Now), kind, ID, pl.SessionID
