@@ -175,8 +175,16 @@ func idle(t *testing.T, live bool) {
 	}
 	t.Logf("idle pipeline (%s), %d sessions, %s: utime+stime %v = %.4f %% of one core (schedstat %v = %.4f %%); budget %.1f %%",
 		t.Name(), sessions, wall.Round(time.Millisecond), ticks, pctTicks, sched, pctSched, idleBudget)
-	if pctTicks > idleBudget {
-		t.Errorf("idle CPU %.4f %% of one core is over the %.1f %% budget", pctTicks, idleBudget)
+	// The budget is held to schedstat, the scheduler's own count of time on
+	// a CPU: utime+stime is sampled at each 10 ms tick, so tens of
+	// milliseconds of short wake-ups can be charged as anything from 0 to
+	// twice what they took.
+	pct, how := pctSched, "schedstat"
+	if sched == 0 {
+		pct, how = pctTicks, "utime+stime" // no schedstat in this kernel
+	}
+	if pct > idleBudget {
+		t.Errorf("idle CPU %.4f %% of one core (%s) is over the %.1f %% budget", pct, how, idleBudget)
 	}
 }
 
