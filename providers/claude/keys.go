@@ -24,12 +24,12 @@ import "github.com/agwatch/ag/providers/provider"
 //     half-typed draft and a second one opens history rewind.
 //
 // Claude's composer reads a leading "/" as a slash command and a leading "!"
-// as bash mode. No seed records Claude trimming leading whitespace before
-// that decision (they do record it for Codex's "!", OpenCode's "!", Pi, omp,
-// Gemini, agy and Copilot, which are refused instead), and ccmux's verified
-// Claude map has no unsafe pattern and relies on one leading space: so a
-// reply starting with "/" or "!" is typed with one space in front, and no
-// reply text is refused for Claude.
+// as bash mode, but decides that before trimming: a reply starting with "/"
+// or "!" is typed with one space in front, and Claude sends it to the model
+// as a message with the space trimmed (verified on 2.1.197 by the e2e
+// TestClaudeReplyDefused; the seeds record the opposite for Codex's "!",
+// OpenCode's "!", Pi, omp, Gemini, agy and Copilot, which are refused
+// instead). No reply text is refused for Claude.
 func (*Provider) Keys() provider.KeyMap {
 	return provider.KeyMap{
 		Approve:           []string{"1"},

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -413,4 +414,42 @@ func TestClaudeApprovedLongTool(t *testing.T) {
 	}
 	t.Logf("approved: working %s after the key (the command takes %s); statuses %s",
 		after.Round(time.Millisecond), took, strings.Join(s.History(), " → "))
+}
+
+// TestClaudeReplyDefused: a reply that starts with "/" or "!" reaches the
+// model as a message. Typed bare, Claude would run the slash command or a
+// shell command (bash mode); ag-keys types one space in front, which Claude
+// trims before sending. (Checked against the bare key presses: "/cost"
+// typed bare opens the cost panel and sends nothing.)
+func TestClaudeReplyDefused(t *testing.T) {
+	t.Parallel()
+	w := newHardWorld(t)
+	p, s := w.claude(t, "defuse", ClaudeIdle)
+	p.Type("say hello")
+	done := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)[1]
+	p.WaitText(10*time.Second, ClaudeIdle)
+
+	bang := filepath.Join(w.h.Project, "bang.txt")
+	for _, reply := range []string{"!echo bang > bang.txt", "/cost"} {
+		w.waitToken(p, done.Token)
+		code, k := w.keys(t, "reply", reply, "--pane", p.ID, "--token", done.Token)
+		if code != 0 || k.Status != "sent" || !strings.Contains(k.Text, `" `+reply+`"`) {
+			t.Fatalf("reply %q: exit %d status %q text %q reason %q; want sent with one space in front", reply, code, k.Status, k.Text, k.Reason)
+		}
+		s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+		p.WaitText(10*time.Second, "FAKE-REPLY: "+reply)
+		done = s.Last
+	}
+	if _, err := os.Stat(bang); err == nil {
+		t.Error("bang.txt exists: Claude ran the reply as a shell command")
+	}
+	var prompts []string
+	for _, r := range w.api.Requests() {
+		prompts = append(prompts, r.Prompt)
+	}
+	for _, want := range []string{"!echo bang > bang.txt", "/cost"} {
+		if !slices.Contains(prompts, want) {
+			t.Errorf("the model never got %q as a message; prompts: %q", want, prompts)
+		}
+	}
 }
