@@ -18,8 +18,8 @@
 //
 // With --panes it captures each agent pane and classifies the screen by the
 // provider's pane rules: a prompt on screen is a wait event (src pane) with
-// attention permission, question or plan; a positively idle composer is a
-// wait.end with reason idle, and the agent at work right after a prompt a
+// attention permission, question or plan; a positively idle composer (empty
+// or holding a draft) is a wait.end with reason idle, and the agent at work right after a prompt a
 // wait.end with reason busy (the prompt was answered). With --watch it
 // repeats every --interval and writes only changes: proc.up/proc.down as
 // agents start and exit, pane events as screens change.

@@ -35,7 +35,9 @@ transcript. Sub-agent events never end the session's wait or turn. The pane
 may raise a session to waiting and relabel a hook's permission wait as a
 question or plan; it ends a wait when it shows the agent at work after the
 prompt (answered), and lowers a hook's wait to idle only when it shows the
-idle composer and the wait is older than --grace. A transcript tool.end newer
+idle composer and the wait is older than --grace. The idle composer also
+lowers a working session with nothing in flight to idle when nothing else
+is heard for 5 s (Escape before Claude's first output writes nothing). A transcript tool.end newer
 than a wait ends it (Codex approvals resolve with no hook). Interrupt
 returns to idle; turn.end with pending background agents stays working.
 A session that never learnt its process (no pane, no pid: Codex's shared

@@ -14,7 +14,8 @@
 //     permission wait (question, plan). It ends any wait by showing the
 //     agent at work after the prompt (answered), and lowers a hook's wait
 //     to idle by showing the idle composer once the wait is older than
-//     PaneGrace.
+//     PaneGrace — and a working session with nothing in flight once the
+//     composer has shown for IdleGrace with nothing heard since.
 //   - No hook reports a resolved Codex approval: a transcript tool.end
 //     newer than the wait (less HookSlack, or NoHookSlack with no hook)
 //     ends it.
@@ -36,6 +37,10 @@ type Config struct {
 	// pane showing the idle composer may lower it to idle (Escape on a
 	// permission prompt fires no hook).
 	PaneGrace time.Duration
+	// IdleGrace is how long the pane must have shown the idle composer,
+	// with nothing heard since, before a working session with nothing in
+	// flight is idle (Escape before Claude's first output writes nothing).
+	IdleGrace time.Duration
 	// KeepGone is how long a gone session stays in the states.
 	KeepGone time.Duration
 	// HookSlack and NoHookSlack: how much older than the wait a transcript
@@ -54,6 +59,7 @@ type Config struct {
 func Defaults() Config {
 	return Config{
 		PaneGrace:   30 * time.Second,
+		IdleGrace:   5 * time.Second,
 		KeepGone:    10 * time.Minute,
 		HookSlack:   250 * time.Millisecond,
 		NoHookSlack: 2 * time.Second,
@@ -77,6 +83,9 @@ func New(cfg Config) *Folder {
 	d := Defaults()
 	if cfg.PaneGrace <= 0 {
 		cfg.PaneGrace = d.PaneGrace
+	}
+	if cfg.IdleGrace <= 0 {
+		cfg.IdleGrace = d.IdleGrace
 	}
 	if cfg.KeepGone <= 0 {
 		cfg.KeepGone = d.KeepGone
@@ -430,8 +439,9 @@ func (f *Folder) restore(e *event.Event) {
 }
 
 // Tick applies what time alone decides at now: a hook's wait the pane saw
-// end (the idle composer) lowers to idle once older than PaneGrace, and gone
-// sessions older than KeepGone are dropped.
+// end (the idle composer) lowers to idle once older than PaneGrace, a
+// working session the pane showed idle with nothing heard since lowers to
+// idle after IdleGrace, and gone sessions older than KeepGone are dropped.
 func (f *Folder) Tick(now time.Time) []event.Event {
 	f.out = f.out[:0]
 	keys := f.keys()
@@ -442,6 +452,14 @@ func (f *Folder) Tick(now time.Time) []event.Event {
 			if !s.paneIdleT.IsZero() && now.Sub(s.waitT) >= f.cfg.PaneGrace {
 				s.set(now, event.StatusIdle, "", "", "", "")
 				s.assertT, s.assertSrc, s.assertKind = now, event.SrcPane, event.WaitEnd
+				s.cause = "tick.pane-idle"
+				f.flush(s, now)
+			}
+		case event.StatusWorking:
+			if !s.idleSeen.IsZero() && now.Sub(s.idleSeen) >= f.cfg.IdleGrace && s.st.Pending == 0 && s.preSub == "" {
+				s.set(now, event.StatusIdle, "", "", "", "")
+				s.assertT, s.assertSrc, s.assertKind = now, event.SrcPane, event.WaitEnd
+				s.idleSeen = time.Time{}
 				s.cause = "tick.pane-idle"
 				f.flush(s, now)
 			}

@@ -290,13 +290,23 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 	}
 }
 
-// paneIdle: the prompt left the screen. With the agent at work there
+// paneIdle: the prompt left the screen (or the idle composer shows while
+// the session is working: see idleSeen). With the agent at work there
 // (busy) it was answered — a permission granted, a question or a plan
 // answered — and the wait ends at once, whoever raised it: no hook says so
 // before the tool ends. With the idle composer there, a wait the pane
 // raised ends at once; a hook's only once it is older than PaneGrace
 // (Escape fires no hook), here or at a later Tick.
 func (f *Folder) paneIdle(s *session, e *event.Event) {
+	if s.st.Status == event.StatusWorking {
+		// The idle composer while working: noted, and lowered to idle at a
+		// Tick IdleGrace later if nothing else is heard (a turn's own end
+		// comes with a hook or a transcript line within moments).
+		if e.Reason == event.ReasonIdle && s.st.Pending == 0 && s.preSub == "" && !e.T.Before(s.assertT) {
+			s.idleSeen = e.T.Time
+		}
+		return
+	}
 	if s.st.Status != event.StatusWaiting || e.T.Before(s.waitT) {
 		return
 	}

@@ -44,6 +44,11 @@ type session struct {
 	waitSrc   string
 	paneIdleT time.Time
 	preWait   string
+	// idleSeen is when the pane showed the idle composer while the session
+	// was working with nothing in flight, unless something asserted a
+	// status since: a turn that ended with no hook and no transcript line
+	// (Escape before Claude's first output).
+	idleSeen time.Time
 	// answered is the tool of the last wait a tool.end ended, and when:
 	// the pane may still show its prompt for a moment after.
 	answered  string
@@ -138,6 +143,7 @@ func (s *session) assert(e *event.Event) {
 	if !e.T.Time.Before(s.assertT) {
 		s.assertT, s.assertSrc, s.assertKind = e.T.Time, e.Src, e.Kind
 	}
+	s.idleSeen = time.Time{} // news of the session outranks what the screen showed
 	if e.Sub == "" {
 		s.preSub = "" // the main thread speaks for itself again
 	}

@@ -22,7 +22,7 @@ type Kind int
 const (
 	None Kind = iota // nothing recognised: say nothing
 	Wait             // blocked on the user (Attention says why)
-	Idle             // the empty input composer: positively idle
+	Idle             // the input composer, nothing at work: positively idle
 	Busy             // working (spinner): never a wait, never idle
 )
 

@@ -118,6 +118,22 @@ func (*Provider) PaneRules() panes.Rules {
 				None:   []panes.Near{{Re: re(`(?i)esc to interrupt`), From: -8, To: 4}},
 				Bottom: 4,
 			},
+			{
+				// The composer holding text with nothing at work: a draft,
+				// or the prompt Claude puts back after Escape before its
+				// first output (2.1.197: no hook, no transcript line, and
+				// the footer loses "? for shortcuts"). Claude at work
+				// shows "esc to interrupt" beside it, a prompt replaces it.
+				Name: "draft", Kind: panes.Idle,
+				Needs:  []string{"❯"},
+				Anchor: re(`^\s*❯\s*\S`),
+				All: []panes.Near{
+					{Re: re(`^\s*─{8,}\s*$`), From: -1, To: -1},
+					{Re: re(`^\s*─{8,}\s*$`), From: 1, To: 8},
+				},
+				None:   []panes.Near{{Re: re(`(?i)esc to interrupt`), From: -8, To: 10}},
+				Bottom: 10,
+			},
 		},
 	}
 }

@@ -59,7 +59,10 @@ func TestPaneRulesScreens(t *testing.T) {
 
 		// Look-alikes.
 		{"a past prompt line in scrollback", "❯ please run the tests\n\n● Sure.\n", panes.None, "", "", ""},
-		{"composer with a draft", history + rule + "\n❯ draft text here\n" + rule + "\n", panes.None, "", "", ""},
+		{"composer with a draft, nothing at work", history + rule + "\n❯ draft text here\n" + rule + "\n", panes.Idle, "", "", ""},
+		{"composer with a draft while working", history + spinner + rule + "\n❯ and then the docs\n" + rule + "\n  esc to interrupt · ← for agents\n", panes.Busy, "", "", ""},
+		{"composer with a two-line draft", history + rule + "\n❯ first line\n  second line\n" + rule + "\n", panes.Idle, "", "", ""},
+		{"selected picker option below a rule", history + rule + "\n ☐ Tests\n\nShould I also add a benchmark?\n\n  1. Yes\n  2. No\n  3. Type something.\n" + rule + "\n❯ 4. Chat about this\n\nEnter to select · ↑/↓ to navigate · Esc to cancel\n", panes.Wait, "question", "AskUserQuestion", "Should I also add a benchmark?"},
 		{"proceed question in prose", history + "● Do you want to proceed? I can also add tests.\n\n" + idleBox, panes.Idle, "", "", ""},
 		{"type something without a picker footer", history + "  3. Type something.\n", panes.None, "", "", ""},
 		{"numbered list after a question", "● Do you want to proceed?\n\n  1. Yes\n  2. No\n\n" + answered + answered, panes.None, "", "", ""},

@@ -29,7 +29,8 @@ func TestPaneRulesRealScreens(t *testing.T) {
 		{"idle-accept-edits.txt", panes.Idle, "", "", ""},
 		{"idle-plan-mode.txt", panes.Idle, "", "", ""},
 		{"working.txt", panes.Busy, "", "", ""},
-		{"draft.txt", panes.None, "", "", ""}, // a half-typed prompt: not positive idle evidence
+		{"draft.txt", panes.Idle, "", "", ""},                // a half-typed prompt, nothing at work
+		{"escape-before-output.txt", panes.Idle, "", "", ""}, // the prompt put back, no footer hint
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join("testdata", "screens", tc.file))

@@ -345,7 +345,8 @@ func TestClaudeBackgroundAgent(t *testing.T) {
 		done.T.Format("15:04:05.000"), strings.Join(s.History(), " → "))
 }
 
-// TestClaudeEnd: Escape while a tool runs (no hook) is idle, /exit ends a session
+// TestClaudeEnd: Escape before the first output (nothing written at all) and
+// while a tool runs (no hook) is idle, /exit ends a session
 // (SessionEnd hook), and a claude killed with SIGKILL (no hook) is gone
 // once ag-fold finds its pid dead.
 func TestClaudeEnd(t *testing.T) {
@@ -354,14 +355,30 @@ func TestClaudeEnd(t *testing.T) {
 	p, s := w.claude(t, "exit", ClaudeIdle)
 	k, ks := w.claude(t, "kill", ClaudeIdle)
 
+	// Escape before the model's first output: Claude Code 2.1.197 puts the
+	// prompt back in the composer and writes nothing at all (no hook, no
+	// transcript line). The pane's composer, with nothing else heard for
+	// ag-fold's idle grace (5 s), is what brings the session back to idle.
+	p.Type("say hello SLOW:20s")
+	s.Expect(t, 30*time.Second, event.StatusWorking)
+	p.WaitText(10*time.Second, ClaudeWorking)
+	// The user gives up on a model that is slow to answer. (ag-detect must
+	// have seen the spinner: an Escape within its first poll is missed.)
+	time.Sleep(2 * time.Second)
+	esc := time.Now()
+	p.Keys("Escape")
+	p.WaitText(10*time.Second, "❯ say hello SLOW:20s")
+	s.Expect(t, 20*time.Second, event.StatusIdle)
+	t.Logf("Escape before the first output: idle after %s", time.Since(esc).Round(time.Millisecond))
+	p.Keys("C-u") // clears the prompt Claude put back
+	p.WaitText(10*time.Second, ClaudeIdle)
+
 	// Escape while a tool runs fires no hook: the transcript's interrupt
-	// line is what brings the session back to idle. (Escape before the
-	// model's first output is not covered: Claude Code 2.1.197 then puts
-	// the prompt back in the composer and writes nothing at all.)
+	// line is what brings the session back to idle.
 	p.Type("RUN: sleep 30") // Claude runs sleep without asking
 	s.Expect(t, 30*time.Second, event.StatusWorking)
 	p.WaitText(10*time.Second, "Running…", ClaudeWorking)
-	esc := time.Now()
+	esc = time.Now()
 	p.Keys("Escape")
 	s.Expect(t, 10*time.Second, event.StatusIdle)
 	t.Logf("Escape while the tool runs: idle after %s", time.Since(esc).Round(time.Millisecond))
