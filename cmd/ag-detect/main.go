@@ -11,7 +11,8 @@
 //
 // With --all (the default) it lists every pane of the tmux server ($TMUX,
 // or -L/-S) that runs an agent, as proc.up events: pane, pid, tty, agent,
-// cwd, argv0. The agent is found from the pane's foreground process by the
+// cwd, argv0, and the session a command line names (codex resume <id>).
+// The agent is found from the pane's foreground process by the
 // providers' rules (executable, argv[0], an interpreter's script), through
 // shells and wrappers (two levels of children, a handful of processes), and
 // last from AG_AGENT=<agent> in a wrapper's exec-time environment.

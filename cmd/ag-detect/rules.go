@@ -49,6 +49,17 @@ func (r *rules) match(exe string, argv []string) (string, bool) {
 	return "", false
 }
 
+// session is the session the agent's command line names, if its provider
+// can tell ("" otherwise).
+func (r *rules) session(agent string, argv []string) string {
+	for _, p := range r.procs {
+		if p.id == agent && p.r.Session != nil {
+			return p.r.Session(argv)
+		}
+	}
+	return ""
+}
+
 // names are the lower-cased basenames a process goes by: its executable's
 // and argv[0]'s (a login shell's "-bash" counts as bash).
 func names(exe string, argv []string) []string {

@@ -137,7 +137,7 @@ func sight(pane string, pid int, start uint64) sighting {
 func TestDiff(t *testing.T) {
 	var out bytes.Buffer
 	d := &detector{out: cli.NewWriter(&out), now: func() time.Time { return time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC) }}
-	s := &scanner{d: d, info: noInfo{}}
+	s := &scanner{d: d, info: noInfo{}, rules: defaultRules()}
 	before := map[string]sighting{"%1": sight("%1", 10, 1), "%2": sight("%2", 20, 1), "%3": sight("%3", 30, 1)}
 	after := map[string]sighting{"%1": sight("%1", 10, 1), "%2": sight("%2", 20, 2), "%10": sight("%10", 40, 1)}
 	if err := s.diff(before, after); err != nil {
@@ -154,6 +154,15 @@ func TestDiff(t *testing.T) {
 	want := []string{"proc.down %2 03:00", "proc.down %3 03:00", "proc.up %2 02:00", "proc.up %10 02:00"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// A command line that resumes a session names it.
+	resumed := sight("%5", 50, 1)
+	resumed.found.Agent, resumed.found.Argv = "codex", []string{"codex", "resume", "019A2B3C-4D5E-7F60-8A9B-0C1D2E3F4A5B"}
+	if e := s.procEvent(event.ProcUp, resumed, time.Time{}); e.Session != "019a2b3c-4d5e-7f60-8a9b-0c1d2e3f4a5b" {
+		t.Errorf("proc.up of codex resume: session %q", e.Session)
+	}
+	if e := s.procEvent(event.ProcUp, sight("%1", 10, 1), time.Time{}); e.Session != "" {
+		t.Errorf("proc.up of a plain claude: session %q", e.Session)
 	}
 	// The same process seen again is the same event.
 	a, b := s.procEvent(event.ProcUp, sight("%1", 10, 1), time.Time{}), s.procEvent(event.ProcUp, sight("%1", 10, 1), time.Time{})

@@ -205,7 +205,7 @@ func (s *scanner) procEvent(kind string, sg sighting, t time.Time) event.Event {
 			t = s.d.now()
 		}
 	}
-	e := event.New(kind, t, sg.found.Agent, "")
+	e := event.New(kind, t, sg.found.Agent, s.rules.session(sg.found.Agent, sg.found.Argv))
 	e.Src = event.SrcProc
 	e.Pane = sg.pane
 	e.PID = sg.found.PID

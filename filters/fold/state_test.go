@@ -305,6 +305,30 @@ func TestPanelessAdoption(t *testing.T) {
 			}
 		}
 	})
+	t.Run("two panes in one directory, both resumed: each its own (the command line names the session)", func(t *testing.T) {
+		f := newFolder(t)
+		a, b := sighting(1, "%3", 300, "/p"), sighting(1, "%4", 400, "/p")
+		a.Session, b.Session = "x1", "x2"
+		f.apply(a, b)
+		f.apply(turn(5, "x2", "/p"), turn(6, "x1", "/p"))
+		if x1, x2 := find(f, "x1"), find(f, "x2"); x1.Pane != "%3" || x1.PID != 300 || x2.Pane != "%4" || x2.PID != 400 ||
+			x1.Status != "working" || x2.Status != "working" {
+			t.Errorf("resumed sessions: %s / %s", event.Marshal(&x1), event.Marshal(&x2))
+		}
+		if f.Len() != 2 {
+			t.Errorf("%d records, want the two sessions", f.Len())
+		}
+	})
+	t.Run("a resumed pane beside a new one in one directory: the new session takes the other pane", func(t *testing.T) {
+		f := newFolder(t)
+		a := sighting(1, "%3", 300, "/p")
+		a.Session = "x1"
+		f.apply(a, sighting(1, "%4", 400, "/p"))
+		f.apply(turn(5, "x1", "/p"), turn(6, "new", "/p"))
+		if x1, n := find(f, "x1"), find(f, "new"); x1.Pane != "%3" || n.Pane != "%4" || n.PID != 400 {
+			t.Errorf("resumed %s / new %s", event.Marshal(&x1), event.Marshal(&n))
+		}
+	})
 	t.Run("a session with a pid keeps its own", func(t *testing.T) {
 		f := newFolder(t)
 		f.apply(sighting(1, "%3", 300, "/p"))

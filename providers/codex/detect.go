@@ -28,6 +28,7 @@ func (*Provider) ProcRules() provider.ProcRules {
 		Names:                []string{"codex"},
 		Paths:                []string{"/@openai/codex/", "/@openai/codex-"},
 		Not:                  []string{"codex-code-mode-host", "/.codex/plugins/", "/app-server-daemon/"},
+		Session:              SessionFromArgv,
 		LauncherInterpreters: []string{"node", "nodejs", "bun"},
 	}
 }

@@ -24,6 +24,11 @@ type ProcRules struct {
 	// agents whose interpreter process is the agent itself (Claude's
 	// `node …/cli.js`).
 	LauncherInterpreters []string
+	// Session, when set, is the session a process's command line names
+	// (`codex resume <id>`), "" when it names none: the one direct link
+	// from a pane to its session when hooks run elsewhere (Codex's shared
+	// background server), so two panes in one directory are told apart.
+	Session func(argv []string) string
 }
 
 // ProcMatch is what a process looked like to ProcRules.Match.

@@ -130,4 +130,30 @@ func TestCodexDaemon(t *testing.T) {
 		}
 	}
 	t.Logf("sessions %s in %s, %s in %s; hook events %v", s1.ID, p1.ID, s2.ID, p2.ID, hooks)
+
+	t.Log("-- two panes in one directory: the resumed session by its command line, the new one by elimination")
+	// The first TUI closes; its session is resumed in a new pane, beside a
+	// new codex in the same directory. Nothing the server's hooks say tells
+	// the two apart: `codex resume <id>` on the process's command line does.
+	tm.Run("kill-session", "-t", p1.Name)
+	pl.Out.Await(t, "the first session gone with its pane", 30*time.Second, func(e *event.Event) bool {
+		return e.Kind == event.State && e.Session == s1.ID && e.Status == event.StatusGone
+	})
+	p3 := tm.NewPane("resumed", h.Project, nil, bin, "resume", s1.ID)
+	p3.WaitText(90*time.Second, CodexIdle, CodexReady)
+	p4 := tm.NewPane("fourth", h.Project, nil, bin)
+	p4.WaitText(90*time.Second, CodexIdle, CodexReady)
+	if s3 := turn(p3, "hello again"); s3.ID != s1.ID {
+		t.Errorf("the resumed pane %s runs session %s; want %s", p3.ID, s3.ID, s1.ID)
+	}
+	s4 := turn(p4, "hello fourth")
+	if s4.ID == s1.ID || s4.ID == s2.ID {
+		t.Errorf("the new pane %s runs session %s, an old one", p4.ID, s4.ID)
+	}
+	h.WaitState(10*time.Second, func(states []event.Event) bool {
+		a, ok1 := state.ForPane(states, p3.ID)
+		b, ok2 := state.ForPane(states, p4.ID)
+		return ok1 && ok2 && a.Session == s1.ID && b.Session == s4.ID
+	}, "the resumed session in its pane, the new one in the other")
+	t.Logf("one directory: %s resumed in %s, %s new in %s", s1.ID, p3.ID, s4.ID, p4.ID)
 }
