@@ -58,6 +58,15 @@ func (f *Folder) fold(s *session, e *event.Event) {
 			s.assert(e)
 		}
 	case event.SessionEnd, event.ProcDown:
+		// A SessionEnd that names no process (Codex's shared server says
+		// one when another TUI resumes the thread) does not end a session
+		// whose own process named it: that process's exit does.
+		if e.Kind == event.SessionEnd && e.PID == 0 && e.Pane == "" && s.named {
+			return
+		}
+		if e.Kind == event.ProcDown {
+			s.named = false
+		}
 		if s.fresh(e, f.cfg.SameMoment) && s.st.Status != event.StatusGone {
 			reason := e.Reason
 			if reason == "" && e.Kind == event.ProcDown {
@@ -143,6 +152,7 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	case event.Meter:
 		f.meter(s, e)
 	case event.ProcUp:
+		s.named = e.Session != "" && e.PID != 0
 		// A process runs the session again (resumed). Another process
 		// than the one that died counts whatever its start time: ag-detect
 		// first sees Codex's node launcher, which goes down once the

@@ -329,6 +329,31 @@ func TestPanelessAdoption(t *testing.T) {
 			t.Errorf("resumed %s / new %s", event.Marshal(&x1), event.Marshal(&n))
 		}
 	})
+	t.Run("resumed by name: the server's SessionEnd (no process) does not end it, its process's exit does", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(turn(2, "x1", "/p"))
+		up := sighting(3, "%3", 300, "/p")
+		up.Session = "x1"
+		f.apply(up)
+		f.apply(ev(event.SessionEnd, hook, 4, agent("codex"), sess("x1"), reason("other"), id("end")))
+		if s := find(f, "x1"); s.Status == "gone" || s.Pane != "%3" {
+			t.Errorf("after the server's SessionEnd: %s", event.Marshal(&s))
+		}
+		down := *up
+		down.Kind, down.T, down.ID = event.ProcDown, event.At(at(9)), "down"
+		f.apply(&down)
+		if s := find(f, "x1"); s.Status != "gone" {
+			t.Errorf("after its process exited: %s", event.Marshal(&s))
+		}
+	})
+	t.Run("adopted, not named: SessionEnd ends it", func(t *testing.T) {
+		f := newFolder(t)
+		f.apply(sighting(1, "%3", 300, "/p"), turn(2, "x1", "/p"))
+		f.apply(ev(event.SessionEnd, hook, 4, agent("codex"), sess("x1"), reason("other"), id("end")))
+		if s := find(f, "x1"); s.Status != "gone" {
+			t.Errorf("after SessionEnd: %s", event.Marshal(&s))
+		}
+	})
 	t.Run("a session with a pid keeps its own", func(t *testing.T) {
 		f := newFolder(t)
 		f.apply(sighting(1, "%3", 300, "/p"))

@@ -143,6 +143,11 @@ func TestCodexDaemon(t *testing.T) {
 	p3.WaitText(90*time.Second, CodexIdle, CodexReady)
 	p4 := tm.NewPane("fourth", h.Project, nil, bin)
 	p4.WaitText(90*time.Second, CodexIdle, CodexReady)
+	// Resuming makes the server say SessionEnd for the thread (no pid: it
+	// cannot say which process): the session stays in the pane that runs it.
+	pl.Out.Await(t, "the resumed session idle in its pane", 30*time.Second, func(e *event.Event) bool {
+		return e.Kind == event.State && e.Session == s1.ID && e.Pane == p3.ID && e.Status == event.StatusIdle
+	})
 	if s3 := turn(p3, "hello again"); s3.ID != s1.ID {
 		t.Errorf("the resumed pane %s runs session %s; want %s", p3.ID, s3.ID, s1.ID)
 	}
@@ -155,5 +160,14 @@ func TestCodexDaemon(t *testing.T) {
 		b, ok2 := state.ForPane(states, p4.ID)
 		return ok1 && ok2 && a.Session == s1.ID && b.Session == s4.ID
 	}, "the resumed session in its pane, the new one in the other")
-	t.Logf("one directory: %s resumed in %s, %s new in %s", s1.ID, p3.ID, s4.ID, p4.ID)
+	ends := 0
+	spool, _ = os.ReadFile(filepath.Join(h.AGDir, "spool.ndjson"))
+	for _, line := range strings.Split(strings.TrimSpace(string(spool)), "\n") {
+		var e event.Event
+		if event.Decode([]byte(line), &e) == nil && e.Kind == event.SessionEnd && e.Session == s1.ID {
+			ends++
+		}
+	}
+	t.Logf("one directory: %s resumed in %s (the server said SessionEnd for it %d times), %s new in %s",
+		s1.ID, p3.ID, ends, s4.ID, p4.ID)
 }
