@@ -17,6 +17,17 @@ type HookContext struct {
 	Host string    // short host name
 }
 
+// Place sets where e was observed: the agent's process, terminal, pane and
+// host, and cwd — the payload's own (payloadCwd) when it has one, else
+// ag-hook's.
+func (hc *HookContext) Place(e *event.Event, payloadCwd string) {
+	e.PID, e.TTY, e.Pane, e.Host = hc.PID, hc.TTY, hc.Pane, hc.Host
+	e.Cwd = payloadCwd
+	if e.Cwd == "" {
+		e.Cwd = hc.Cwd
+	}
+}
+
 // Hooked is an agent whose hooks run `ag-hook <id>` with a payload on stdin.
 type Hooked interface {
 	Provider

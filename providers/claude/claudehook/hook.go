@@ -258,11 +258,7 @@ func (m *hookMapper) ev(kind string) *event.Event {
 	e.Src = event.SrcHook
 	e.ID = event.MakeID(event.SrcHook, e.Session, m.hook, kind, m.digest, strconv.FormatInt(hc.Now.Unix(), 10))
 	e.Run = pl.PromptID
-	e.PID, e.TTY, e.Pane, e.Host = hc.PID, hc.TTY, hc.Pane, hc.Host
-	e.Cwd = pl.Cwd
-	if e.Cwd == "" {
-		e.Cwd = hc.Cwd
-	}
+	hc.Place(e, pl.Cwd)
 	e.Transcript = pl.TranscriptPath
 	e.Sub = pl.AgentID
 	return e

@@ -166,11 +166,7 @@ func (s *Status) Meter(hc provider.HookContext) *event.Event {
 	e := &event.Event{V: event.Version, T: event.At(hc.Now), Kind: event.Meter, Agent: ID, Session: s.Session}
 	e.Src = event.SrcStatusline
 	e.Run = s.Prompt
-	e.PID, e.TTY, e.Pane, e.Host = hc.PID, hc.TTY, hc.Pane, hc.Host
-	e.Cwd = s.Cwd
-	if e.Cwd == "" {
-		e.Cwd = hc.Cwd
-	}
+	hc.Place(e, s.Cwd)
 	e.Transcript = s.Transcript
 	e.Model = APIModel(s.ModelID)
 	e.Text = s.ModelName

@@ -149,7 +149,7 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 	// (sandbox-fail-then-escalate repeats the command) does not.
 	e.ID = event.MakeID(event.SrcHook, e.Session, p.HookEventName, e.Kind,
 		event.MakeIDBytes(bytes.TrimSpace(raw)), strconv.FormatInt(hc.Now.Unix(), 10))
-	e.PID, e.TTY, e.Pane, e.Host = hc.PID, hc.TTY, hc.Pane, hc.Host
+	hc.Place(&e, e.Cwd)
 	if hc.TTY == "" {
 		// Since 0.17x Codex runs hooks inside its shared background server
 		// (`codex app-server`, one per CODEX_HOME, no tty), started by
@@ -158,9 +158,6 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 		// is in. Only an agent process with a terminal (--no-daemon, older
 		// Codex) says where the session is.
 		e.PID, e.Pane = 0, ""
-	}
-	if e.Cwd == "" {
-		e.Cwd = hc.Cwd
 	}
 	return []event.Event{e}, nil
 }
