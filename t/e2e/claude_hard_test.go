@@ -364,7 +364,7 @@ func TestClaudeEnd(t *testing.T) {
 	p.WaitText(10*time.Second, ClaudeWorking)
 	// The user gives up on a model that is slow to answer. (ag-detect must
 	// have seen the spinner: an Escape within its first poll is missed.)
-	time.Sleep(2 * time.Second)
+	time.Sleep(3 * time.Second)
 	esc := time.Now()
 	p.Keys("Escape")
 	p.WaitText(10*time.Second, "❯ say hello SLOW:20s")
@@ -415,6 +415,9 @@ func TestClaudeApprovedLongTool(t *testing.T) {
 		t.Errorf("waiting state: attention %q tool %q, want permission, Bash", wt.Attention, wt.Tool)
 	}
 	p.WaitText(10*time.Second, ClaudePermission)
+	// ag-detect has seen the prompt (as a user who reads it first gives it
+	// time to): what it sees next, Claude at work, is the answer.
+	w.paneWait(t, p, event.AttnPermission, "Bash", "sleep 8")
 	approved := time.Now()
 	p.Keys("1")
 	wk := s.Expect(t, took/2, event.StatusWorking)[0]
