@@ -58,14 +58,16 @@ func (f *Folder) fold(s *session, e *event.Event) {
 			s.assert(e)
 		}
 	case event.SessionEnd, event.ProcDown:
-		// A SessionEnd that names no process (Codex's shared server says
-		// one when another TUI resumes the thread) does not end a session
-		// whose own process named it: that process's exit does.
-		if e.Kind == event.SessionEnd && e.PID == 0 && e.Pane == "" && s.named {
+		// Codex's shared server says SessionEnd (naming no process) for a
+		// thread when a TUI resumes it, moments after that TUI starts: it
+		// does not end the session the new process runs. (Later, it does:
+		// /new in that TUI ends the thread while the process lives on.)
+		if e.Kind == event.SessionEnd && e.PID == 0 && e.Pane == "" && !s.namedAt.IsZero() &&
+			e.T.Sub(s.namedAt) < resumeEnd {
 			return
 		}
 		if e.Kind == event.ProcDown {
-			s.named = false
+			s.namedAt = time.Time{}
 		}
 		if s.fresh(e, f.cfg.SameMoment) && s.st.Status != event.StatusGone {
 			reason := e.Reason
@@ -152,7 +154,10 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	case event.Meter:
 		f.meter(s, e)
 	case event.ProcUp:
-		s.named = e.Session != "" && e.PID != 0
+		s.namedAt = time.Time{}
+		if e.Session != "" && e.PID != 0 {
+			s.namedAt = e.T.Time // the process's start
+		}
 		// A process runs the session again (resumed). Another process
 		// than the one that died counts whatever its start time: ag-detect
 		// first sees Codex's node launcher, which goes down once the
@@ -163,6 +168,11 @@ func (f *Folder) fold(s *session, e *event.Event) {
 		}
 	}
 }
+
+// resumeEnd bounds how long after a process that resumed a session by name
+// started the server's SessionEnd for that session is taken to be the one
+// resuming causes (seen 1.5 s after, on a loaded machine).
+const resumeEnd = 30 * time.Second
 
 // sameRun: an end that names a run a newer turn.start superseded is about
 // that old run. A run not seen before is new (Claude resumes after

@@ -44,9 +44,9 @@ type session struct {
 	waitSrc   string
 	paneIdleT time.Time
 	preWait   string
-	// named: the session's process named it on its command line (`codex
-	// resume <id>`, from ag-detect), so it runs the session until it exits.
-	named bool
+	// namedAt: when the session's process, which named it on its command
+	// line (`codex resume <id>`, from ag-detect), started; zero if none.
+	namedAt time.Time
 	// idleSeen is when the pane showed the idle composer while the session
 	// was working with nothing in flight, unless something asserted a
 	// status since: a turn that ended with no hook and no transcript line

@@ -346,6 +346,16 @@ func TestPanelessAdoption(t *testing.T) {
 			t.Errorf("after its process exited: %s", event.Marshal(&s))
 		}
 	})
+	t.Run("resumed by name, then /new much later: the server's SessionEnd ends the old thread", func(t *testing.T) {
+		f := newFolder(t)
+		up := sighting(3, "%3", 300, "/p")
+		up.Session = "x1"
+		f.apply(up, turn(5, "x1", "/p"))
+		f.apply(ev(event.SessionEnd, hook, 300, agent("codex"), sess("x1"), reason("other"), id("end")))
+		if s := find(f, "x1"); s.Status != "gone" {
+			t.Errorf("after SessionEnd five minutes on: %s", event.Marshal(&s))
+		}
+	})
 	t.Run("adopted, not named: SessionEnd ends it", func(t *testing.T) {
 		f := newFolder(t)
 		f.apply(sighting(1, "%3", 300, "/p"), turn(2, "x1", "/p"))
