@@ -273,7 +273,7 @@ func (f *Folder) wait(s *session, e *event.Event) {
 		id = st.ToolID
 	}
 	s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, id, e.Text)
-	s.waitT, s.waitSrc, s.paneIdleT, s.preWait = e.T.Time, e.Src, time.Time{}, ""
+	s.waitT, s.waitSrc, s.paneIdleT = e.T.Time, e.Src, time.Time{}
 }
 
 // paneWait: a prompt on screen raises a session to waiting, and names what
@@ -303,9 +303,8 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 		if e.Tool != "" && e.Tool == s.answered && e.T.Sub(s.answeredT) < f.cfg.SameMoment {
 			return
 		}
-		prev := st.Status
 		s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, e.ToolID, e.Text)
-		s.waitT, s.waitSrc, s.paneIdleT, s.preWait = e.T.Time, event.SrcPane, time.Time{}, prev
+		s.waitT, s.waitSrc, s.paneIdleT = e.T.Time, event.SrcPane, time.Time{}
 		s.assert(e)
 	}
 }
@@ -316,7 +315,8 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 // answered — and the wait ends at once, whoever raised it: no hook says so
 // before the tool ends. With the idle composer there, a wait the pane
 // raised ends at once; a hook's only once it is older than PaneGrace
-// (Escape fires no hook), here or at a later Tick.
+// (Escape fires no hook), here or at a later Tick. Other reasons say
+// nothing.
 func (f *Folder) paneIdle(s *session, e *event.Event) {
 	if s.st.Status == event.StatusWorking {
 		// The idle composer while working: noted, and lowered to idle at a
@@ -341,16 +341,12 @@ func (f *Folder) paneIdle(s *session, e *event.Event) {
 		s.assert(e)
 		return
 	}
-	if s.waitSrc == event.SrcPane {
-		to := event.StatusIdle
-		if e.Reason != event.ReasonIdle && s.preWait != "" {
-			to = s.preWait
-		}
-		s.set(e.T.Time, to, "", "", "", "")
-		s.assert(e)
+	if e.Reason != event.ReasonIdle {
 		return
 	}
-	if e.Reason != event.ReasonIdle {
+	if s.waitSrc == event.SrcPane {
+		s.set(e.T.Time, event.StatusIdle, "", "", "", "")
+		s.assert(e)
 		return
 	}
 	if e.T.Sub(s.waitT) >= f.cfg.PaneGrace {

@@ -37,13 +37,11 @@ type session struct {
 	assertSrc  string
 	assertKind string
 
-	// The current wait: when and from which source it began, the
-	// newest pane sighting of the idle composer during it, and the status
-	// a pane-raised wait goes back to.
+	// The current wait: when and from which source it began, and the
+	// newest pane sighting of the idle composer during it.
 	waitT     time.Time
 	waitSrc   string
 	paneIdleT time.Time
-	preWait   string
 	// namedAt: when the session's process, which named it on its command
 	// line (`codex resume <id>`, from ag-detect), started; zero if none.
 	namedAt time.Time
@@ -106,7 +104,7 @@ func (s *session) set(at time.Time, status, attn, tool, toolID, text string) {
 			s.goneAt = at
 		}
 		if status != event.StatusWaiting {
-			s.waitT, s.waitSrc, s.paneIdleT, s.preWait = time.Time{}, "", time.Time{}, ""
+			s.waitT, s.waitSrc, s.paneIdleT = time.Time{}, "", time.Time{}
 		}
 	}
 	if st.Status != status || st.Attention != attn || st.Tool != tool {
