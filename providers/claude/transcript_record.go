@@ -225,17 +225,7 @@ func taskNoteID(text string) string {
 // maxLogText bounds the text an event carries.
 const maxLogText = 500
 
-func clampLog(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) <= maxLogText {
-		return s
-	}
-	cut := maxLogText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func clampLog(s string) string { return event.Clamp(strings.TrimSpace(s), maxLogText) }
 
 // rejectedPrefix opens the tool_result Claude writes when the user denies a
 // permission prompt (Escape or "No"); no hook reports that moment.

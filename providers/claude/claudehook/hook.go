@@ -169,7 +169,7 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 		}
 	case HookUserPromptSubmit:
 		e := m.ev(event.TurnStart)
-		e.Text = hookClamp(pl.Prompt, maxText)
+		e.Text = event.Clamp(pl.Prompt, maxText)
 	case HookPreToolUse:
 		e := m.ev(event.ToolStart)
 		e.Tool, e.ToolID = pl.ToolName, pl.ToolUseID
@@ -190,7 +190,7 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 		e := m.ev(event.ToolEnd)
 		e.Tool, e.ToolID = pl.ToolName, pl.ToolUseID
 		if hook == HookPostToolUseFailure {
-			e.Reason = hookClamp(hookFirstLine(pl.Error), maxSummary)
+			e.Reason = event.Clamp(hookFirstLine(pl.Error), maxSummary)
 			if e.Reason == "" {
 				e.Reason = "error"
 			}
@@ -220,14 +220,14 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 	case HookStop:
 		e := m.ev(event.TurnEnd)
 		e.Pending = hookInFlight(pl.BackgroundTasks)
-		e.Text = hookClamp(pl.LastMessage, maxText)
+		e.Text = event.Clamp(pl.LastMessage, maxText)
 	case HookStopFailure:
 		e := m.ev(event.TurnFail)
 		e.Reason = pl.Error
 		if e.Reason == "" {
 			e.Reason = "unknown"
 		}
-		e.Text = hookClamp(pl.ErrorDetails, maxText)
+		e.Text = event.Clamp(pl.ErrorDetails, maxText)
 	case HookSessionEnd:
 		m.ev(event.SessionEnd).Reason = pl.Reason
 	}
@@ -269,7 +269,7 @@ func (m *hookMapper) ev(kind string) *event.Event {
 // background agents) is deliberately not a wait; nor is anything else.
 func (m *hookMapper) notification() {
 	pl := m.pl
-	msg := hookClamp(pl.Message, maxText)
+	msg := event.Clamp(pl.Message, maxText)
 	switch pl.NotificationType {
 	case "permission_prompt":
 		e := m.ev(event.Wait)
@@ -330,7 +330,7 @@ func hookSummary(tool string, input []byte) string {
 	}
 	in := map[string][]byte{}
 	if jsonscan.Members(input, func(k string, v []byte) error { in[k] = v; return nil }) != nil {
-		return hookClamp(hookCompact(input), maxSummary)
+		return event.Clamp(hookCompact(input), maxSummary)
 	}
 	field := func(k string) string {
 		if raw, ok := in[k]; ok {
@@ -344,14 +344,14 @@ func hookSummary(tool string, input []byte) string {
 	case ToolAskUserQuestion:
 		return hookQuestions(in["questions"])
 	case "Bash":
-		return hookClamp(field("command"), maxText)
+		return event.Clamp(field("command"), maxText)
 	}
 	for _, k := range []string{"command", "file_path", "notebook_path", "pattern", "url", "query", "path", "description", "prompt", "skill"} {
 		if s := field(k); s != "" {
-			return hookClamp(hookFirstLine(s), maxSummary)
+			return event.Clamp(hookFirstLine(s), maxSummary)
 		}
 	}
-	return hookClamp(hookCompact(input), maxSummary)
+	return event.Clamp(hookCompact(input), maxSummary)
 }
 
 // questions joins AskUserQuestion's questions, one a line.
@@ -370,7 +370,7 @@ func hookQuestions(raw []byte) string {
 	if err != nil {
 		return ""
 	}
-	return hookClamp(strings.Join(lines, "\n"), maxText)
+	return event.Clamp(strings.Join(lines, "\n"), maxText)
 }
 
 // planHead is the first non-blank lines of a plan.
@@ -386,7 +386,7 @@ func hookPlanHead(plan string) string {
 			break
 		}
 	}
-	return hookClamp(strings.TrimRight(strings.Join(lines, "\n"), "\n"), maxText)
+	return event.Clamp(strings.TrimRight(strings.Join(lines, "\n"), "\n"), maxText)
 }
 
 // hookCompact is a value's compact JSON; events are valid UTF-8.
@@ -401,17 +401,3 @@ func hookFirstLine(s string) string {
 	}
 	return s
 }
-
-// clamp cuts s to at most n bytes on a rune boundary, marking the cut.
-func hookClamp(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n - len("…")
-	for i > 0 && !hookRuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}
-
-func hookRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/jsonscan"
@@ -315,13 +314,4 @@ func stringish(raw []byte) string {
 
 // Clamp cuts s to textMax bytes on a rune boundary (rollouts clamp their
 // texts the same way).
-func Clamp(s string) string {
-	if len(s) <= textMax {
-		return s
-	}
-	i := textMax
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}
+func Clamp(s string) string { return event.Clamp(s, textMax) }
