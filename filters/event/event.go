@@ -69,6 +69,14 @@ const (
 	ReasonBusy = "busy" // the agent at work: the prompt was answered
 )
 
+// The agent compacting its context is the tool ToolCompact, its text the
+// trigger: CompactManual when the user asked for it at the prompt (/compact),
+// else "auto" (during or before a turn).
+const (
+	ToolCompact   = "compact"
+	CompactManual = "manual"
+)
+
 // Statuses of a folded session (the "status" of a state event).
 const (
 	StatusIdle    = "idle"

@@ -138,11 +138,16 @@ func (f *Folder) fold(s *session, e *event.Event) {
 		}
 	case event.TurnFail:
 		if s.fresh(e, f.cfg.SameMoment) && sameRun(s, e) {
-			reason := e.Reason
+			// reason is the kind of error (rate_limit, …), text what the
+			// agent said about it; either stands in for the other.
+			reason, text := e.Reason, e.Text
 			if reason == "" {
-				reason = e.Text
+				reason = text
 			}
-			s.set(e.T.Time, event.StatusFailed, "", "", "", reason)
+			if text == "" {
+				text = reason
+			}
+			s.set(e.T.Time, event.StatusFailed, "", "", "", text)
 			s.str(&s.st.Reason, reason)
 			s.assert(e)
 		}
@@ -240,6 +245,13 @@ func (f *Folder) toolEnd(s *session, e *event.Event) {
 			return
 		}
 		if e.ToolID == st.ToolID || (st.ToolID == "" || e.ToolID == "") && (e.Tool == "" || e.Tool == st.Tool) {
+			// A compaction the user asked for at the prompt (/compact)
+			// ends there: no turn runs on after it.
+			if e.Tool == event.ToolCompact && e.Text == event.CompactManual && st.Pending == 0 {
+				s.set(e.T.Time, event.StatusIdle, "", "", "", "")
+				s.assert(e)
+				return
+			}
 			s.set(e.T.Time, event.StatusWorking, "", "", "", st.Text)
 			if st.Pending == 0 {
 				s.str(&st.Text, "")

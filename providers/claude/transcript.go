@@ -226,6 +226,23 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 			out(e, false)
 		}
 		stop := m.StopReason.String()
+		if main && r.APIError && (msgID == "" || msgID != p.ended) {
+			// The request failed for good and the turn with it (the
+			// StopFailure hook says the same): what the user was shown
+			// is the text, "API Error: 529 Overloaded…".
+			p.ended = msgID
+			e := newEv(event.TurnFail)
+			e.Reason, e.Run, e.ID = r.ErrorKind.String(), p.prompt, "fail/"+msgID
+			if e.Reason == "" {
+				e.Reason = "api_error"
+			}
+			e.Text = clampLog(messageText(m))
+			if msgID == "" {
+				e.ID = "fail/line/" + r.UUID.String()
+			}
+			out(e, false)
+			break
+		}
 		// Claude Code's own <synthetic> messages ("No response requested.")
 		// answer nothing the user asked: not a turn's end.
 		if main && !m.Model.is("<synthetic>") && (stop == "end_turn" || stop == "stop_sequence") && (msgID == "" || msgID != p.ended) {
@@ -263,7 +280,7 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 		if results {
 			break
 		}
-		text := userText(m)
+		text := messageText(m)
 		promptID := r.PromptID.String()
 		switch {
 		case strings.HasPrefix(strings.TrimSpace(text), interruptMark):
@@ -302,8 +319,8 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 	}
 }
 
-// userText is a user message's text: the string, or its text blocks joined.
-func userText(m *message) string {
+// messageText is a message's text: the string, or its text blocks joined.
+func messageText(m *message) string {
 	if m.IsString {
 		return m.Text.String()
 	}

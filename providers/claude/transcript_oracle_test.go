@@ -32,6 +32,7 @@ func decodePlain(line []byte, r *record) (bool, error) {
 	r.AgentID, r.PromptID, r.SessionID = str(obj["agentId"]), str(obj["promptId"]), str(obj["sessionId"])
 	r.Timestamp, r.Cwd, r.Branch = str(obj["timestamp"]), str(obj["cwd"]), str(obj["gitBranch"])
 	r.RequestID, r.UUID, r.InterruptedMessageID = str(obj["requestId"]), str(obj["uuid"]), str(obj["interruptedMessageId"])
+	r.APIError, r.ErrorKind = obj["isApiErrorMessage"] == true, str(obj["error"])
 	if res, ok := obj["toolUseResult"].(map[string]any); ok && str(res["status"]).is("async_launched") {
 		r.Launched = str(res["agentId"])
 	}

@@ -23,6 +23,11 @@ type record struct {
 	Cwd, Branch          jstr
 	RequestID, UUID      jstr
 	InterruptedMessageID jstr
+	// APIError marks the message Claude Code writes in the model's place
+	// when a request failed for good (isApiErrorMessage); ErrorKind is its
+	// "error" when that is a string: rate_limit, authentication_failed, …
+	APIError  bool
+	ErrorKind jstr
 	// Launched is the agentId of a sub-agent this line's tool_result
 	// started in the background (toolUseResult status "async_launched").
 	Launched jstr

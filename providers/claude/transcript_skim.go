@@ -309,6 +309,10 @@ func skimLine(line []byte, r *record) (ok bool, err error) {
 			r.UUID, err = s.jtext()
 		case "interruptedMessageId":
 			r.InterruptedMessageID, err = s.jtext()
+		case "isApiErrorMessage":
+			r.APIError, err = s.boolVal()
+		case "error":
+			r.ErrorKind, err = s.jtext()
 		case "toolUseResult":
 			var status, agent jstr
 			_, err = s.object(func(key []byte) (err error) {

@@ -98,6 +98,8 @@ func kinds(data []byte) []string {
 			k += "/" + e.Text
 		case event.TurnEnd:
 			k += "/" + e.Reason
+		case event.TurnFail:
+			k += "/" + e.Reason + "/" + e.Text
 		}
 		if e.Sub != "" {
 			k += "/sub=" + e.Sub
@@ -142,6 +144,17 @@ func TestParseTable(t *testing.T) {
 			[]string{"meter/116/ctx=111of200000", "tool.start/Bash/", "tool.end/Bash/denied"}},
 		{"end_turn ends the turn once", []string{a(`{"type":"text","text":"a"}`, "end_turn"), a(`{"type":"text","text":"b"}`, "end_turn")},
 			[]string{"meter/116/ctx=111of200000", "turn.end/end_turn"}},
+		// What Claude Code 2.1.197 writes when a request fails for good
+		// (here a 400 from the fake server): a <synthetic> message with
+		// the error shown, no usage worth counting.
+		{"API error fails the turn", []string{user(`"hi"`, ""), `{"parentUuid":"u0","isSidechain":false,"type":"assistant","message":{"id":"bf7f96a6","model":"<synthetic>","role":"assistant","stop_reason":"stop_sequence","stop_sequence":"","type":"message","usage":{"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0},"content":[{"type":"text","text":"API Error: 400 bad request"}]},"error":"unknown","isApiErrorMessage":true,"apiErrorStatus":400,` + env},
+			[]string{"turn.start/hi", "meter/0", "turn.fail/unknown/API Error: 400 bad request"}},
+		{"rate limit fails the turn", []string{`{"type":"assistant","isSidechain":false,"message":{"content":[{"type":"text","text":"You've hit your session limit · resets 9:50pm"}]},"error":"rate_limit","isApiErrorMessage":true,"apiErrorStatus":429,` + env},
+			[]string{"turn.fail/rate_limit/You've hit your session limit · resets 9:50pm"}},
+		{"error without a kind", []string{`{"type":"assistant","isSidechain":false,"message":{"content":[{"type":"text","text":"API Error: 529"}]},"error":{"status":529},"isApiErrorMessage":true,` + env},
+			[]string{"turn.fail/api_error/API Error: 529"}},
+		{"an error in a sub-agent is the sub-agent's", []string{`{"type":"assistant","isSidechain":true,"agentId":"ag1","message":{"content":[{"type":"text","text":"API Error: 500"}]},"error":"server_error","isApiErrorMessage":true,` + env},
+			nil},
 		{"turn_duration ends the turn", []string{`{"type":"system","subtype":"turn_duration","durationMs":5,"isSidechain":false,` + env}, []string{"turn.end/turn_duration"}},
 		{"other system lines say nothing", []string{`{"type":"system","subtype":"stop_hook_summary","isSidechain":false,` + env}, nil},
 		{"sidechain meter has no context", []string{strings.Replace(a(`{"type":"text","text":"x"}`, "end_turn"), `"isSidechain":false`, `"isSidechain":true,"agentId":"ag1"`, 1)},
@@ -284,6 +297,8 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"type":"\u0075ser","message":{"content":"x"},"timestamp":"2026-01-01T00:00:00Z"}`))
+	f.Add([]byte(`{"type":"assistant","isApiErrorMessage":true,"error":"rate_limit","message":{"model":"<synthetic>","content":[{"type":"text","text":"API Error"}]},"timestamp":"2026-01-01T00:00:00Z"}`))
+	f.Add([]byte(`{"type":"assistant","isApiErrorMessage":true,"error":{"status":529},"message":{"content":"x"},"timestamp":"2026-01-01T00:00:00Z"}`))
 	f.Add([]byte(`{"typ\u0065":"user","message":{"content":"a\"b\\"},"timestamp":"2026-01-01T00:00:00Z","type":"user"}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if bytes.IndexByte(line, '\n') >= 0 {

@@ -213,10 +213,10 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 		}
 	case HookPreCompact:
 		e := m.ev(event.ToolStart)
-		e.Tool, e.Text = "compact", pl.Trigger
+		e.Tool, e.Text = event.ToolCompact, pl.Trigger
 	case HookPostCompact:
 		e := m.ev(event.ToolEnd)
-		e.Tool, e.Text = "compact", pl.Trigger
+		e.Tool, e.Text = event.ToolCompact, pl.Trigger
 	case HookStop:
 		e := m.ev(event.TurnEnd)
 		e.Pending = hookInFlight(pl.BackgroundTasks)
@@ -227,7 +227,13 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 		if e.Reason == "" {
 			e.Reason = "unknown"
 		}
-		e.Text = event.Clamp(pl.ErrorDetails, maxText)
+		// Claude 2.1.197 leaves error_details empty for an API error;
+		// the message it showed ("API Error: 400 …") is the last one.
+		e.Text = pl.ErrorDetails
+		if e.Text == "" {
+			e.Text = pl.LastMessage
+		}
+		e.Text = event.Clamp(e.Text, maxText)
 	case HookSessionEnd:
 		m.ev(event.SessionEnd).Reason = pl.Reason
 	}

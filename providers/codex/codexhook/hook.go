@@ -208,7 +208,7 @@ func hookEvent(p *HookPayload, now time.Time) (e event.Event, ok bool) {
 			e.Tool = "agent"
 		}
 	case "PreCompact", "PostCompact":
-		e.Tool, e.Text = "compact", p.Trigger
+		e.Tool, e.Text = event.ToolCompact, p.Trigger
 	case "PermissionRequest":
 		e.Tool = p.ToolName
 		e.Attention = event.AttnPermission

@@ -64,6 +64,7 @@ type Script struct {
 	Tool    string        // else call this tool (ASK:, PLAN:, AGENT:) ...
 	Input   string        // ... with this input (a JSON object)
 	Text    string        // the text reply otherwise
+	Fail    string        // answer with an API error (400) saying this
 	Delay   time.Duration // hold the reply this long after message_start
 }
 
@@ -72,6 +73,7 @@ const DefaultSlow = 3 * time.Second
 
 var (
 	runRe  = regexp.MustCompile(`(?m)RUN:[ \t]*(\S[^\r\n]*)`)
+	failRe = regexp.MustCompile(`(?m)FAIL:[ \t]*(\S[^\r\n]*)`)
 	askRe  = regexp.MustCompile(`(?m)ASK:[ \t]*(\S[^\r\n]*)`)
 	planRe = regexp.MustCompile(`(?m)PLAN(?:-BARE)?:[ \t]*(\S[^\r\n]*)`)
 	// Claude Code's plan-mode reminder: "... create your plan at <path> using the Write tool".
@@ -82,9 +84,10 @@ var (
 
 // plan decides the reply to req from its last user message (the CLI may put
 // system-role messages after it): a tool_result gets the final text; a prompt
-// with RUN: gets a Bash tool_use, with ASK: an AskUserQuestion, with PLAN:
-// an ExitPlanMode, with AGENT: an Agent (or Task) call when the request
-// offers that tool; anything else gets text. A request without
+// with FAIL: gets an API error (400), with RUN: a Bash tool_use, with ASK: an
+// AskUserQuestion, with PLAN: an ExitPlanMode, with AGENT: an Agent (or
+// Task) call when the request offers that tool; anything else gets text. A
+// request without
 // tools is a side request (the session title, ...): it gets text, or an
 // object matching its json_schema output format, and never waits.
 func plan(req *messagesRequest) Script {
@@ -121,6 +124,14 @@ func plan(req *messagesRequest) Script {
 			if d, err := time.ParseDuration(m[1]); err == nil {
 				sc.Delay = d
 			}
+		}
+	}
+	// After a failed request the CLI sends the failed prompt again with the
+	// next one in the same message: only the newest text can fail.
+	if len(texts) > 0 {
+		if m := failRe.FindStringSubmatch(texts[len(texts)-1]); m != nil {
+			sc.Fail = strings.TrimSpace(m[1])
+			return sc
 		}
 	}
 	if m := runRe.FindStringSubmatch(sc.Prompt); m != nil {

@@ -224,6 +224,12 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 
 	sc := plan(&req)
 	rec.Prompt = clamp(sc.Prompt, 80)
+	if sc.Fail != "" {
+		// 400: the CLI does not retry it; the turn fails at once.
+		rec.Status, rec.Reply = http.StatusBadRequest, "error "+clamp(sc.Fail, 60)
+		apiError(w, rec.Status, "invalid_request_error", "FAKE-FAIL: "+sc.Fail)
+		return
+	}
 	n := s.next()
 	msg := message{
 		ID:    fmt.Sprintf("msg_fake%06d", n),

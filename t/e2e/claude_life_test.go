@@ -1,0 +1,106 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/claude"
+)
+
+// TestClaudeLifecycle: what happens to a session besides turns, through the
+// login pipeline (`ag-tail --follow | ag-fold`, no pane detection): a turn
+// the API fails, /compact at the prompt, /clear (a new session in the same
+// pane) and `claude --resume` (the old session again, in another pane).
+func TestClaudeLifecycle(t *testing.T) {
+	t.Parallel()
+	bin := Install(t, Claude)
+	CheckVersion(t, bin, Claude.Version)
+	h := New(t)
+	h.FakeAnthropic()
+	h.ClaudeConfig()
+	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "claude")
+	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
+	tm := h.StartTmux()
+	p := h.StartClaude(tm, "life", bin)
+	s := pl.Out.Session(claude.ID, "")
+
+	p.Type("say hello")
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "FAKE-REPLY: say hello", ClaudeIdle)
+
+	// A request the API refuses (400: Claude does not retry) fails the
+	// turn, with what Claude showed; the next prompt works again.
+	p.Type("FAIL: the fake refuses")
+	f := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusFailed)[1]
+	if f.Reason == "" || !strings.Contains(f.Text, "API Error: 400 FAKE-FAIL: the fake refuses") {
+		t.Errorf("failed state: reason %q text %q, want a reason and the error Claude showed", f.Reason, f.Text)
+	}
+	p.WaitText(10*time.Second, "API Error: 400", ClaudeIdle)
+	p.Type("say again")
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "FAKE-REPLY: say again", ClaudeIdle)
+
+	// /compact typed at the prompt: working while it runs, then the
+	// prompt again (no turn goes on after it).
+	p.Type("/compact")
+	c := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusIdle)
+	if c[0].Tool != event.ToolCompact {
+		t.Errorf("working state during /compact: tool %q, want %q", c[0].Tool, event.ToolCompact)
+	}
+	p.WaitText(10*time.Second, "Compacted", ClaudeIdle)
+
+	// /clear ends the session and starts another in the same pane.
+	old := s.ID
+	p.Type("/clear")
+	g := s.Expect(t, 30*time.Second, event.StatusGone)[0]
+	if g.Reason != "clear" {
+		t.Errorf("gone state after /clear: reason %q, want clear", g.Reason)
+	}
+	next := pl.Out.Await(t, "of the session /clear started", 30*time.Second, func(e *event.Event) bool {
+		return e.Kind == event.State && e.Agent == claude.ID && e.Session != old && e.Session != ""
+	})
+	if next.Pane != p.ID || next.Status != event.StatusIdle {
+		t.Errorf("the session after /clear: pane %q status %q, want %s idle", next.Pane, next.Status, p.ID)
+	}
+	s2 := pl.Out.Session(claude.ID, next.Session)
+	s2.Last = next
+	p.WaitText(10*time.Second, ClaudeIdle)
+	p.Type("say cleared")
+	s2.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "FAKE-REPLY: say cleared", ClaudeIdle)
+	p.Type("/exit")
+	s2.Expect(t, 30*time.Second, event.StatusGone)
+
+	// The first session resumed in another pane is that session again.
+	r := tm.NewPane("resume", h.Project, nil, bin, "--resume", old)
+	r.WaitText(60*time.Second, ClaudeIdle)
+	back := s.Expect(t, 30*time.Second, event.StatusIdle)[0]
+	if back.Pane != r.ID || back.PID != r.PID {
+		t.Errorf("resumed session: pane %q pid %d, want %s %d", back.Pane, back.PID, r.ID, r.PID)
+	}
+	r.Type("say resumed")
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	r.WaitText(10*time.Second, "FAKE-REPLY: say resumed")
+
+	// Without the hooks, the transcript alone fails the turn too (ag-tail
+	// reads the spool beside it: only its own events count here).
+	var fails int
+	for line := range bytes.Lines([]byte(h.Run(30*time.Second, Bin(t, "ag-tail"), "--once", "--agent", "claude"))) {
+		var e event.Event
+		if event.Decode(bytes.TrimSpace(line), &e) == nil && e.Kind == event.TurnFail && e.Src == event.SrcLog && e.Session == old {
+			fails++
+			if !strings.Contains(e.Text, "FAKE-FAIL: the fake refuses") {
+				t.Errorf("the transcript's turn.fail: reason %q text %q", e.Reason, e.Text)
+			}
+		}
+	}
+	if fails != 1 {
+		t.Errorf("ag-tail --once: %d turn.fail events for session %s, want 1", fails, old)
+	}
+	t.Logf("statuses: %s; after /clear: %s", strings.Join(s.History(), " → "), strings.Join(s2.History(), " → "))
+}
