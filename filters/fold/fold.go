@@ -214,6 +214,9 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 	if s == nil {
 		return nil
 	}
+	if e.Session != "" && e.PID != 0 {
+		f.evict(s, e)
+	}
 	f.fold(s, e)
 	f.flush(s, e.T.Time)
 	return f.out
@@ -378,6 +381,26 @@ func (f *Folder) retire(s *session, e *event.Event, k key) {
 	o.st.Reason = "superseded"
 	f.out = append(f.out, o.emit(e.T.Time))
 	f.drop(k)
+}
+
+// evict ends every other live session e's process was running: an agent
+// process runs one session at a time, and one that speaks for a new
+// session has left the old one (Claude's --fork-session starts with a
+// SessionStart naming the session it forks, then goes on as a new one;
+// no SessionEnd says so). Sessions heard of after e are left alone.
+func (f *Folder) evict(s *session, e *event.Event) {
+	for _, k := range f.keys() {
+		o := f.sessions[k]
+		if o == s || o.st.Session == "" || o.st.Status == event.StatusGone || o.st.PID != e.PID ||
+			o.st.Agent != e.Agent || o.st.Host != cmp.Or(e.Host, s.st.Host) || o.last.After(e.T.Time) {
+			continue
+		}
+		o.cause = e.ID
+		o.set(e.T.Time, event.StatusGone, "", "", "", "now session "+e.Session)
+		o.st.Reason = "superseded"
+		f.out = append(f.out, o.emit(e.T.Time))
+		f.changes++
+	}
 }
 
 func (f *Folder) drop(k key) {

@@ -373,3 +373,39 @@ func TestPanelessAdoption(t *testing.T) {
 		}
 	})
 }
+
+// TestOneSessionPerProcess: a process that speaks for a new session has
+// left the one it ran. Claude Code 2.1.197's `--resume s1 --fork-session`
+// first says SessionStart for s1 (which revives it), then runs as s2.
+func TestOneSessionPerProcess(t *testing.T) {
+	f := newFolder(t)
+	f.apply(ev(event.TurnStart, hook, 1, pid(100), pane("%1")), ev(event.SessionEnd, hook, 2, pid(100), pane("%1")))
+	f.apply(ev(event.SessionStart, hook, 10, pid(200), pane("%3"), text("resume")))
+	if s := f.state(); s.Status != "idle" || s.Pane != "%3" {
+		t.Fatalf("the fork's SessionStart: s1 %s in %s, want idle in %%3", s.Status, s.Pane)
+	}
+	out := f.apply(ev(event.TurnStart, hook, 11, sess("s2"), pid(200), pane("%3")))
+	if len(out) != 2 || out[0].Session != "s1" || out[0].Status != "gone" || out[0].Reason != "superseded" ||
+		out[0].Text != "now session s2" || out[1].Session != "s2" || out[1].Status != "working" {
+		t.Fatalf("s2 in s1's process: %+v", out)
+	}
+	// Another process, another host, or news of s1 after the event: s1 stays.
+	for _, c := range []struct {
+		name string
+		e    *event.Event
+	}{
+		{"another pid", ev(event.TurnStart, hook, 21, sess("s3"), pid(300))},
+		{"another host", ev(event.TurnStart, hook, 21, sess("s3"), pid(200), func(e *event.Event) { e.Host = "b" })},
+		{"older than s1's news", ev(event.TurnStart, hook, 19, sess("s3"), pid(200))},
+		{"a pane sighting", ev(event.ProcUp, proc, 21, sess(""), pid(200), pane("%3"))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFolder(t)
+			f.apply(ev(event.TurnStart, hook, 20, pid(200), pane("%3")))
+			f.apply(c.e)
+			if s := f.state(); s.Status != "working" {
+				t.Errorf("s1 %s, want working", s.Status)
+			}
+		})
+	}
+}

@@ -87,6 +87,38 @@ func TestClaudeLifecycle(t *testing.T) {
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
 	r.WaitText(10*time.Second, "FAKE-REPLY: say resumed")
 
+	// A fork is a new session (its own id and transcript, the history
+	// copied in). Claude 2.1.197 starts it with a SessionStart naming the
+	// session it forks, so that one shows idle in the fork's pane until
+	// the fork speaks as itself; then it is gone again (superseded) and
+	// the fork's turns are its own.
+	r.Type("/exit")
+	s.Expect(t, 30*time.Second, event.StatusGone)
+	fk := tm.NewPane("fork", h.Project, nil, bin, "--resume", old, "--fork-session")
+	fk.WaitText(60*time.Second, ClaudeIdle)
+	pl.Out.Await(t, "idle in the fork's pane", 30*time.Second, func(e *event.Event) bool {
+		return e.Kind == event.State && e.Agent == claude.ID && e.Pane == fk.ID && e.Status == event.StatusIdle
+	})
+	fk.Type("say forked")
+	forked := pl.Out.Await(t, "of the fork at work", 30*time.Second, func(e *event.Event) bool {
+		return e.Kind == event.State && e.Agent == claude.ID && e.Pane == fk.ID && e.Status == event.StatusWorking
+	})
+	if forked.Session == old || forked.Session == s2.ID {
+		t.Errorf("the fork works as session %s, want a new one", forked.Session)
+	}
+	s3 := pl.Out.Session(claude.ID, forked.Session)
+	s3.Last = forked
+	s3.Expect(t, 30*time.Second, event.StatusDone)
+	fk.WaitText(10*time.Second, "FAKE-REPLY: say forked")
+	h.WaitState(10*time.Second, func(states []event.Event) bool {
+		for _, st := range states {
+			if st.Session == old && st.Status != event.StatusGone {
+				return false
+			}
+		}
+		return true
+	}, "the original session gone again once the fork runs as itself")
+
 	// Without the hooks, the transcript alone fails the turn too (ag-tail
 	// reads the spool beside it: only its own events count here).
 	var fails int
