@@ -47,10 +47,10 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	}
 	switch e.Kind {
 	case event.SessionStart:
-		if e.Context != nil && e.Context.Size > s.ctxFloor {
-			s.ctxFloor = e.Context.Size
+		if e.Context != nil && e.Context.Size > 0 && (e.Context.Size > s.ctxFloor || e.Model != s.ctxModel) {
+			s.ctxFloor, s.ctxModel = e.Context.Size, e.Model
 			if s.hasCtx && s.ctx.Size < s.ctxFloor {
-				f.setContext(s, s.ctx)
+				f.setContext(s, s.ctx, s.ctxModel)
 			}
 		}
 		if s.st.Status == event.StatusGone && s.fresh(e, f.cfg.SameMoment) {
@@ -422,11 +422,13 @@ func (f *Folder) meter(s *session, e *event.Event) {
 		s.tokens = s.tokens.Add(*e.Tokens)
 		s.hasTok, s.dirty = true, true
 	}
-	if e.Src == event.SrcStatusline && e.Context != nil && e.Context.Size > s.ctxFloor {
-		s.ctxFloor = e.Context.Size // Claude's statusLine names the window; a transcript cannot
+	if e.Src == event.SrcStatusline && e.Context != nil && e.Context.Size > 0 {
+		// Claude's statusLine names the window of the model in use; a
+		// transcript cannot.
+		s.ctxFloor, s.ctxModel = e.Context.Size, e.Model
 	}
 	if e.Context != nil && e.Sub == "" && !sameContext(s, e.Context) {
-		f.setContext(s, *e.Context)
+		f.setContext(s, *e.Context, e.Model)
 	}
 	if e.CostUSD != nil && (!s.hasCost || s.cost != *e.CostUSD) {
 		s.cost, s.hasCost, s.dirty = *e.CostUSD, true, true
@@ -436,14 +438,15 @@ func (f *Folder) meter(s *session, e *event.Event) {
 	}
 }
 
-// setContext keeps c as the session's context, raised to the size the
-// session declared at its start (see ctxFloor).
-func (f *Folder) setContext(s *session, c event.Context) {
+// setContext keeps c, measured on model ("" when unknown), as the
+// session's context, raised to the size the session declared for that
+// model (see ctxFloor).
+func (f *Folder) setContext(s *session, c event.Context, model string) {
 	if c.LeftPct != nil {
 		p := *c.LeftPct
 		c.LeftPct = &p
 	}
-	if c.Size < s.ctxFloor {
+	if c.Size < s.ctxFloor && (model == "" || s.ctxModel == "" || model == s.ctxModel) {
 		c.Size = s.ctxFloor
 		p := LeftPct(c.Used, c.Size)
 		c.LeftPct = &p

@@ -23,10 +23,12 @@ type session struct {
 	hasTok bool
 	ctx    event.Context
 	hasCtx bool
-	// ctxFloor is a context size the session declared when it started
-	// (Claude's "[1m]" model selection): a transcript cannot tell, so a
-	// smaller size from it is raised to this one.
+	// ctxFloor is a context size the session declared for the model
+	// ctxModel (Claude's SessionStart and statusLine know of "[1m]"; a
+	// transcript cannot tell): a smaller size a transcript gives for that
+	// model is raised to it. Another model (after /model) has its own.
 	ctxFloor int64
+	ctxModel string
 	cost     float64
 	hasCost  bool
 
@@ -241,6 +243,9 @@ func (s *session) restore(e *event.Event) {
 			p := *e.Context.LeftPct
 			s.ctx.LeftPct = &p
 		}
+		// The window the state settled on (a declared "[1m]" included)
+		// holds for its model after a restart, as it did before.
+		s.ctxFloor, s.ctxModel = e.Context.Size, e.Model
 	}
 	if s.hasCost {
 		s.cost = *e.CostUSD

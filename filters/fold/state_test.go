@@ -209,6 +209,53 @@ func TestContextFloorFromSessionStart(t *testing.T) {
 	}
 }
 
+// TestContextFloorFollowsTheModel: the declared window is the declared
+// model's. After /model (Claude 2.1.197 offers "Sonnet 5" with 200k beside
+// "Opus 4.8 (1M context)") the transcript's size for the new model stands;
+// back on the first model its window holds again. Claude's statusLine names
+// the window in use, smaller ones too; a restart keeps what the state said.
+func TestContextFloorFollowsTheModel(t *testing.T) {
+	meter := func(sec float64, src, m string, used, size int64) *event.Event {
+		e := ev(event.Meter, src, sec, model(m))
+		e.Context = &event.Context{Used: used, Size: size}
+		return e
+	}
+	size := func(f *Folder) int64 {
+		t.Helper()
+		st := f.States()[0]
+		if st.Context == nil {
+			t.Fatal("no context")
+		}
+		return st.Context.Size
+	}
+	f := New(Defaults())
+	start := ev(event.SessionStart, hook, 1, model("claude-opus-4-8"))
+	start.Context = &event.Context{Size: 1_000_000}
+	f.Apply(start)
+	for _, step := range []struct {
+		e    *event.Event
+		want int64
+	}{
+		{meter(2, log, "claude-opus-4-8", 30_000, 200_000), 1_000_000},
+		{meter(3, log, "claude-sonnet-5", 31_000, 200_000), 200_000},
+		{meter(4, log, "claude-opus-4-8", 32_000, 200_000), 1_000_000},
+		{meter(5, event.SrcStatusline, "claude-opus-4-8", 32_000, 200_000), 200_000},
+		{meter(6, log, "claude-opus-4-8", 33_000, 200_000), 200_000},
+		{meter(7, event.SrcStatusline, "claude-opus-4-8", 33_000, 1_000_000), 1_000_000},
+	} {
+		f.Apply(step.e)
+		if got := size(f); got != step.want {
+			t.Fatalf("after %s %s at %s: size %d, want %d", step.e.Src, step.e.Model, step.e.T, got, step.want)
+		}
+	}
+	g := New(Defaults())
+	g.Apply(&f.States()[0])
+	g.Apply(meter(8, log, "claude-opus-4-8", 34_000, 200_000))
+	if got := size(g); got != 1_000_000 {
+		t.Errorf("after a restart: size %d, want the restored 1000000", got)
+	}
+}
+
 func TestLeftPct(t *testing.T) {
 	for _, tc := range []struct {
 		used, size int64

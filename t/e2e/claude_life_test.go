@@ -14,8 +14,9 @@ import (
 
 // TestClaudeLifecycle: what happens to a session besides turns, through the
 // login pipeline (`ag-tail --follow | ag-fold`, no pane detection): a turn
-// the API fails, /compact at the prompt, /clear (a new session in the same
-// pane) and `claude --resume` (the old session again, in another pane).
+// the API fails, /model (the context window follows), /compact at the
+// prompt, /clear (a new session in the same pane), `claude --resume` (the
+// old session again, in another pane) and --fork-session (a new one).
 func TestClaudeLifecycle(t *testing.T) {
 	t.Parallel()
 	bin := Install(t, Claude)
@@ -44,6 +45,30 @@ func TestClaudeLifecycle(t *testing.T) {
 	p.Type("say again")
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
 	p.WaitText(10*time.Second, "FAKE-REPLY: say again", ClaudeIdle)
+
+	// /model: the window is the model's. Claude starts on Opus 4.8 with
+	// 1M (SessionStart says "[1m]"); Sonnet 5 has 200k, and the
+	// transcript's plain model names are all ag has for either.
+	p.Type("/model sonnet")
+	p.WaitText(10*time.Second, "Yes, switch to Sonnet 5")
+	p.Keys("Enter")
+	p.WaitText(10*time.Second, "Set model to Sonnet 5", ClaudeIdle)
+	// The meter comes from the transcript, after the Stop hook's done.
+	onModel := func(prompt, model string, size int64) {
+		t.Helper()
+		p.Type(prompt)
+		s.WaitFor(t, "done on "+model+" with its window", 30*time.Second, func(e *event.Event) bool {
+			return e.Status == event.StatusDone && e.Prompt == prompt && e.Model == model &&
+				e.Context != nil && e.Context.Size == size
+		})
+		p.WaitText(10*time.Second, "FAKE-REPLY: "+prompt, ClaudeIdle)
+	}
+	onModel("say sonnet", "claude-sonnet-5", 200000)
+	p.Type("/model opus")
+	p.WaitText(10*time.Second, "Yes, switch to Opus")
+	p.Keys("Enter")
+	p.WaitText(10*time.Second, "Set model to Opus", ClaudeIdle)
+	onModel("say opus", "claude-opus-4-8", 1000000)
 
 	// /compact typed at the prompt: working while it runs, then the
 	// prompt again (no turn goes on after it).
