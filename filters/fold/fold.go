@@ -383,6 +383,27 @@ func (f *Folder) retire(s *session, e *event.Event, k key) {
 	f.drop(k)
 }
 
+// inherit gives a session that just learnt its process the context window
+// that process declared for an earlier session: Claude names the model (and "[1m]") only in the
+// SessionStart of the process's first session, not after /clear or
+// /resume.
+func (f *Folder) inherit(s *session) {
+	var from *session
+	for _, o := range f.sessions {
+		if o != s && o.ctxFloor > 0 && o.st.PID == s.st.PID && o.st.Agent == s.st.Agent && o.st.Host == s.st.Host &&
+			(from == nil || o.last.After(from.last)) {
+			from = o
+		}
+	}
+	if from == nil {
+		return
+	}
+	s.ctxFloor, s.ctxModel = from.ctxFloor, from.ctxModel
+	if s.hasCtx && s.ctx.Size < s.ctxFloor {
+		f.setContext(s, s.ctx, s.st.Model)
+	}
+}
+
 // evict ends every other live session e's process was running: an agent
 // process runs one session at a time, and one that speaks for a new
 // session has left the old one (Claude's --fork-session starts with a

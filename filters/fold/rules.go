@@ -38,6 +38,9 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	s.cause = e.ID
 	was := s.st.PID
 	f.meta(s, e)
+	if was == 0 && s.st.PID != 0 && s.ctxFloor == 0 && s.st.Session != "" {
+		f.inherit(s)
+	}
 	if s.st.Status == "" {
 		s.set(e.T.Time, event.StatusIdle, "", "", "", "")
 	}
@@ -47,11 +50,8 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	}
 	switch e.Kind {
 	case event.SessionStart:
-		if e.Context != nil && e.Context.Size > 0 && (e.Context.Size > s.ctxFloor || e.Model != s.ctxModel) {
-			s.ctxFloor, s.ctxModel = e.Context.Size, e.Model
-			if s.hasCtx && s.ctx.Size < s.ctxFloor {
-				f.setContext(s, s.ctx, s.ctxModel)
-			}
+		if declares(e) {
+			f.declare(s, e)
 		}
 		if s.st.Status == event.StatusGone && s.fresh(e, f.cfg.SameMoment) {
 			s.set(e.T.Time, event.StatusIdle, "", "", "", "")
@@ -422,12 +422,13 @@ func (f *Folder) meter(s *session, e *event.Event) {
 		s.tokens = s.tokens.Add(*e.Tokens)
 		s.hasTok, s.dirty = true, true
 	}
-	if e.Src == event.SrcStatusline && e.Context != nil && e.Context.Size > 0 {
-		// Claude's statusLine names the window of the model in use; a
-		// transcript cannot.
-		s.ctxFloor, s.ctxModel = e.Context.Size, e.Model
+	decl := declares(e)
+	if decl {
+		f.declare(s, e)
 	}
-	if e.Context != nil && e.Sub == "" && !sameContext(s, e.Context) {
+	// A statusLine meter both names the window and measures it; a bare
+	// declaration measures nothing.
+	if e.Context != nil && e.Sub == "" && (!decl || e.Src == event.SrcStatusline) && !sameContext(s, e.Context) {
 		f.setContext(s, *e.Context, e.Model)
 	}
 	if e.CostUSD != nil && (!s.hasCost || s.cost != *e.CostUSD) {
@@ -438,15 +439,43 @@ func (f *Folder) meter(s *session, e *event.Event) {
 	}
 }
 
+// declares reports whether e names the context window in use from then on,
+// rather than only measuring the context: Claude's SessionStart (which
+// alone says "[1m]"), its statusLine, and a meter with a size and nothing
+// used or counted (Claude's /model, read from the transcript).
+func declares(e *event.Event) bool {
+	if e.Context == nil || e.Context.Size <= 0 || e.Sub != "" {
+		return false
+	}
+	return e.Kind == event.SessionStart || e.Src == event.SrcStatusline ||
+		e.Kind == event.Meter && e.Tokens == nil && e.Context.Used == 0
+}
+
+// declare takes e's window as the one in use, for e's model ("" until a
+// meter names it), and shows the context held so far against it.
+func (f *Folder) declare(s *session, e *event.Event) {
+	s.ctxFloor, s.ctxModel = e.Context.Size, e.Model
+	if s.hasCtx && s.ctx.Size != s.ctxFloor && (e.Model == "" || e.Model == s.st.Model) {
+		c := s.ctx
+		p := LeftPct(c.Used, s.ctxFloor)
+		c.Size, c.LeftPct = s.ctxFloor, &p
+		f.setContext(s, c, e.Model)
+	}
+}
+
 // setContext keeps c, measured on model ("" when unknown), as the
-// session's context, raised to the size the session declared for that
-// model (see ctxFloor).
+// session's context, raised to the window declared for that model (see
+// ctxFloor); a window declared before a model was named becomes the next
+// named model's.
 func (f *Folder) setContext(s *session, c event.Context, model string) {
+	if model != "" && s.ctxModel == "" && s.ctxFloor > 0 {
+		s.ctxModel = model
+	}
 	if c.LeftPct != nil {
 		p := *c.LeftPct
 		c.LeftPct = &p
 	}
-	if c.Size < s.ctxFloor && (model == "" || s.ctxModel == "" || model == s.ctxModel) {
+	if c.Size < s.ctxFloor && (model == "" || model == s.ctxModel) {
 		c.Size = s.ctxFloor
 		p := LeftPct(c.Used, c.Size)
 		c.LeftPct = &p

@@ -220,6 +220,11 @@ func TestContextFloorFollowsTheModel(t *testing.T) {
 		e.Context = &event.Context{Used: used, Size: size}
 		return e
 	}
+	declared := func(sec float64, size int64) *event.Event {
+		e := ev(event.Meter, log, sec, text("a display name"))
+		e.Context = &event.Context{Size: size}
+		return e
+	}
 	size := func(f *Folder) int64 {
 		t.Helper()
 		st := f.States()[0]
@@ -242,15 +247,28 @@ func TestContextFloorFollowsTheModel(t *testing.T) {
 		{meter(5, event.SrcStatusline, "claude-opus-4-8", 32_000, 200_000), 200_000},
 		{meter(6, log, "claude-opus-4-8", 33_000, 200_000), 200_000},
 		{meter(7, event.SrcStatusline, "claude-opus-4-8", 33_000, 1_000_000), 1_000_000},
+		// /model read from the transcript: a size, nothing used or
+		// counted, no model yet. It shows at once and holds for the
+		// model the next response names ("/model opus" in 2.1.197 is
+		// Opus 4.8 without the 1M window, the same API model name).
+		{declared(8, 200_000), 200_000},
+		{meter(9, log, "claude-opus-4-8", 34_000, 200_000), 200_000},
+		{declared(10, 1_000_000), 1_000_000},
+		{meter(11, log, "claude-opus-4-8", 35_000, 200_000), 1_000_000},
+		{meter(12, log, "claude-sonnet-5", 36_000, 200_000), 200_000},
 	} {
 		f.Apply(step.e)
 		if got := size(f); got != step.want {
 			t.Fatalf("after %s %s at %s: size %d, want %d", step.e.Src, step.e.Model, step.e.T, got, step.want)
 		}
 	}
+	// A restart keeps the window the state showed, for the state's model.
+	f = New(Defaults())
+	f.Apply(start)
+	f.Apply(meter(2, log, "claude-opus-4-8", 30_000, 200_000))
 	g := New(Defaults())
 	g.Apply(&f.States()[0])
-	g.Apply(meter(8, log, "claude-opus-4-8", 34_000, 200_000))
+	g.Apply(meter(3, log, "claude-opus-4-8", 31_000, 200_000))
 	if got := size(g); got != 1_000_000 {
 		t.Errorf("after a restart: size %d, want the restored 1000000", got)
 	}
@@ -454,5 +472,34 @@ func TestOneSessionPerProcess(t *testing.T) {
 				t.Errorf("s1 %s, want working", s.Status)
 			}
 		})
+	}
+}
+
+// TestContextFloorAfterClear: Claude names the model and "[1m]" only in
+// the first SessionStart of a process; the session /clear (or /resume)
+// starts in it has the window that process declared — also when its
+// transcript's meter comes before its first hook.
+func TestContextFloorAfterClear(t *testing.T) {
+	for _, meterFirst := range []bool{false, true} {
+		f := New(Defaults())
+		start := ev(event.SessionStart, hook, 1, model("claude-opus-4-8"), pid(100))
+		start.Context = &event.Context{Size: 1_000_000}
+		f.Apply(start)
+		f.Apply(ev(event.SessionEnd, hook, 2, pid(100), reason("clear")))
+		m := ev(event.Meter, log, 4, sess("s2"), model("claude-opus-4-8"))
+		m.Context = &event.Context{Used: 30_000, Size: 200_000}
+		next := ev(event.SessionStart, hook, 3, sess("s2"), pid(100), text("clear"))
+		if meterFirst {
+			f.Apply(m)
+			f.Apply(next)
+		} else {
+			f.Apply(next)
+			f.Apply(m)
+		}
+		for _, st := range f.States() {
+			if st.Session == "s2" && (st.Context == nil || st.Context.Size != 1_000_000) {
+				t.Errorf("meter first %v: s2 context %+v, want size 1000000", meterFirst, st.Context)
+			}
+		}
 	}
 }

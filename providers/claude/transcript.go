@@ -283,6 +283,15 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 		text := messageText(m)
 		promptID := r.PromptID.String()
 		switch {
+		case main && modelSet(text) != "":
+			// The window from now on: a meter that declares it (a size,
+			// nothing used or counted), for the model the next response
+			// names.
+			name := modelSet(text)
+			e := newEv(event.Meter)
+			e.Context = &event.Context{Size: claudehook.ContextWindow(name, 0)}
+			e.Text, e.ID = name, "model/"+r.UUID.String()
+			out(e, false)
 		case strings.HasPrefix(strings.TrimSpace(text), interruptMark):
 			e := newEv(event.Interrupt)
 			run := promptID

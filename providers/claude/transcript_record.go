@@ -201,6 +201,52 @@ func isInjected(text string) bool {
 
 const interruptMark = "[Request interrupted by user"
 
+// What /model writes to the transcript when it switches the model (Claude
+// Code 2.1.197), the model's display name in bold:
+// "<local-command-stdout>Set model to \x1b[1mOpus 4.8 (1M context)\x1b[22m
+// and saved as your default for new sessions</local-command-stdout>", or
+// "… for this session only". The display name is the one place a
+// transcript tells the 1M window from the default one.
+const modelSetMark = "<local-command-stdout>Set model to "
+
+// modelSet reads the display name /model switched to; "" if text is not
+// that line.
+func modelSet(text string) string {
+	t, ok := strings.CutPrefix(strings.TrimSpace(text), modelSetMark)
+	if !ok {
+		return ""
+	}
+	t, _, _ = strings.Cut(t, "</local-command-stdout>")
+	t = stripANSI(t)
+	for _, tail := range []string{" and saved as ", " for this session"} {
+		if i := strings.Index(t, tail); i >= 0 {
+			t = t[:i]
+		}
+	}
+	return strings.TrimSpace(t)
+}
+
+// stripANSI drops terminal escape sequences (ESC [ … final byte).
+func stripANSI(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != 0x1b {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '[' {
+			i += 2
+			for i < len(s) && (s[i] < 0x40 || s[i] > 0x7e) {
+				i++
+			}
+		}
+	}
+	return b.String()
+}
+
 // A background sub-agent's end reaches the main transcript as a user
 // message (origin task-notification) that resumes the session under a new
 // promptId: "<task-notification>\n<task-id>ID</task-id>...<status>completed</status>".

@@ -88,9 +88,16 @@ func kinds(data []byte) []string {
 		k := e.Kind
 		switch e.Kind {
 		case event.Meter:
-			k += "/" + strconv.FormatInt(e.Tokens.Total(), 10)
+			var total int64
+			if e.Tokens != nil {
+				total = e.Tokens.Total()
+			}
+			k += "/" + strconv.FormatInt(total, 10)
 			if e.Context != nil {
 				k += "/ctx=" + strconv.FormatInt(e.Context.Used, 10) + "of" + strconv.FormatInt(e.Context.Size, 10)
+			}
+			if e.Text != "" {
+				k += "/" + e.Text
 			}
 		case event.ToolStart, event.ToolEnd:
 			k += "/" + e.Tool + "/" + e.Reason
@@ -155,6 +162,13 @@ func TestParseTable(t *testing.T) {
 			[]string{"turn.fail/api_error/API Error: 529"}},
 		{"an error in a sub-agent is the sub-agent's", []string{`{"type":"assistant","isSidechain":true,"agentId":"ag1","message":{"content":[{"type":"text","text":"API Error: 500"}]},"error":"server_error","isApiErrorMessage":true,` + env},
 			nil},
+		// /model (Claude Code 2.1.197): the display name, in bold, says
+		// which window; the switch is a declaration, not a measurement.
+		{"/model to the 1M window", []string{user(`"<local-command-stdout>Set model to \u001b[1mOpus 4.8 (1M context)\u001b[22m and saved as your default for new sessions</local-command-stdout>"`, "")},
+			[]string{"meter/0/ctx=0of1000000/Opus 4.8 (1M context)"}},
+		{"/model to the default window", []string{user(`"<local-command-stdout>Set model to \u001b[1mSonnet 5\u001b[22m for this session only</local-command-stdout>"`, "")},
+			[]string{"meter/0/ctx=0of200000/Sonnet 5"}},
+		{"other command output says nothing", []string{user(`"<local-command-stdout>Kept model as \u001b[1mSonnet 5\u001b[22m</local-command-stdout>"`, "")}, nil},
 		{"turn_duration ends the turn", []string{`{"type":"system","subtype":"turn_duration","durationMs":5,"isSidechain":false,` + env}, []string{"turn.end/turn_duration"}},
 		{"other system lines say nothing", []string{`{"type":"system","subtype":"stop_hook_summary","isSidechain":false,` + env}, nil},
 		{"sidechain meter has no context", []string{strings.Replace(a(`{"type":"text","text":"x"}`, "end_turn"), `"isSidechain":false`, `"isSidechain":true,"agentId":"ag1"`, 1)},

@@ -15,14 +15,15 @@ import (
 // TestClaudeLifecycle: what happens to a session besides turns, through the
 // login pipeline (`ag-tail --follow | ag-fold`, no pane detection): a turn
 // the API fails, /model (the context window follows), /compact at the
-// prompt, /clear (a new session in the same pane), `claude --resume` (the
-// old session again, in another pane) and --fork-session (a new one).
+// prompt, /clear (a new session in the same pane), the old session again
+// (with /resume in the TUI, and `claude --resume` in another pane) and
+// --fork-session (a new one).
 func TestClaudeLifecycle(t *testing.T) {
 	t.Parallel()
 	bin := Install(t, Claude)
 	CheckVersion(t, bin, Claude.Version)
 	h := New(t)
-	h.FakeAnthropic()
+	api := h.FakeAnthropic()
 	h.ClaudeConfig()
 	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "claude")
 	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
@@ -46,29 +47,50 @@ func TestClaudeLifecycle(t *testing.T) {
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
 	p.WaitText(10*time.Second, "FAKE-REPLY: say again", ClaudeIdle)
 
-	// /model: the window is the model's. Claude starts on Opus 4.8 with
-	// 1M (SessionStart says "[1m]"); Sonnet 5 has 200k, and the
-	// transcript's plain model names are all ag has for either.
-	p.Type("/model sonnet")
-	p.WaitText(10*time.Second, "Yes, switch to Sonnet 5")
-	p.Keys("Enter")
-	p.WaitText(10*time.Second, "Set model to Sonnet 5", ClaudeIdle)
-	// The meter comes from the transcript, after the Stop hook's done.
-	onModel := func(prompt, model string, size int64) {
+	// /model: the context window follows the model in use. The CLI asks
+	// the API for the 1M window with an anthropic-beta header: that is the
+	// truth each state's size is held to. 2.1.197 starts on Opus 4.8 with
+	// 1M (SessionStart says "[1m]"); "/model sonnet" is Sonnet 5 with
+	// 200k; "/model opus" is Opus 4.8 without the 1M window — the same API
+	// model name the session started with.
+	window := func(prompt string) int64 {
+		for _, r := range api.Requests() {
+			if r.Last == prompt && r.Tools > 0 {
+				if strings.Contains(r.Beta, "context-1m") {
+					return 1000000
+				}
+				return 200000
+			}
+		}
+		t.Fatalf("the CLI never sent %q", prompt)
+		return 0
+	}
+	// The transcript's meter comes after the Stop hook's done.
+	say := func(s *Session, prompt, model string) {
 		t.Helper()
 		p.Type(prompt)
-		s.WaitFor(t, "done on "+model+" with its window", 30*time.Second, func(e *event.Event) bool {
+		s.WaitFor(t, "done with the window the CLI asked for", 30*time.Second, func(e *event.Event) bool {
 			return e.Status == event.StatusDone && e.Prompt == prompt && e.Model == model &&
-				e.Context != nil && e.Context.Size == size
+				e.Context != nil && e.Context.Size == window(prompt)
 		})
 		p.WaitText(10*time.Second, "FAKE-REPLY: "+prompt, ClaudeIdle)
 	}
-	onModel("say sonnet", "claude-sonnet-5", 200000)
-	p.Type("/model opus")
-	p.WaitText(10*time.Second, "Yes, switch to Opus")
-	p.Keys("Enter")
-	p.WaitText(10*time.Second, "Set model to Opus", ClaudeIdle)
-	onModel("say opus", "claude-opus-4-8", 1000000)
+	switchTo := func(arg, name string) {
+		t.Helper()
+		p.Type("/model " + arg)
+		p.WaitText(10*time.Second, "Yes, switch to "+name)
+		p.Keys("Enter")
+		p.WaitText(10*time.Second, "Set model to "+name, ClaudeIdle)
+	}
+	say(s, "say opus 1m", "claude-opus-4-8")
+	switchTo("sonnet", "Sonnet 5")
+	say(s, "say sonnet", "claude-sonnet-5")
+	switchTo("opus", "Opus 4.8")
+	say(s, "say opus", "claude-opus-4-8")
+	if window("say opus 1m") != 1000000 || window("say opus") != 200000 {
+		t.Errorf("the CLI's windows were not the ones this test is about: %d then %d",
+			window("say opus 1m"), window("say opus"))
+	}
 
 	// /compact typed at the prompt: working while it runs, then the
 	// prompt again (no turn goes on after it).
@@ -95,11 +117,23 @@ func TestClaudeLifecycle(t *testing.T) {
 	s2 := pl.Out.Session(claude.ID, next.Session)
 	s2.Last = next
 	p.WaitText(10*time.Second, ClaudeIdle)
-	p.Type("say cleared")
-	s2.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
-	p.WaitText(10*time.Second, "FAKE-REPLY: say cleared", ClaudeIdle)
+	// Its SessionStart names no model: the window is the one its process
+	// runs.
+	say(s2, "say cleared", "claude-opus-4-8")
+
+	// /resume in the TUI switches the process back to the first session.
+	p.Type("/resume")
+	p.WaitText(10*time.Second, "Resume session", "Fake title")
+	p.Keys("Enter")
+	if g := s2.Expect(t, 30*time.Second, event.StatusGone)[0]; g.Reason != "resume" {
+		t.Errorf("the session /resume left: reason %q, want resume", g.Reason)
+	}
+	if b := s.Expect(t, 30*time.Second, event.StatusIdle)[0]; b.Pane != p.ID {
+		t.Errorf("the session /resume picked: pane %q, want %s", b.Pane, p.ID)
+	}
+	p.WaitText(10*time.Second, ClaudeIdle)
 	p.Type("/exit")
-	s2.Expect(t, 30*time.Second, event.StatusGone)
+	s.Expect(t, 30*time.Second, event.StatusGone)
 
 	// The first session resumed in another pane is that session again.
 	r := tm.NewPane("resume", h.Project, nil, bin, "--resume", old)

@@ -14,8 +14,9 @@ const (
 )
 
 // largeMarkers are what in a model name means the 1M window: the user's
-// "[1m]" selection, and model families that only come with it.
-var largeMarkers = []string{"[1m]", "fable", "mythos"}
+// "[1m]" selection (in a display name, "(1M context)"), and model families
+// that only come with it.
+var largeMarkers = []string{"[1m]", "(1m context)", "fable", "mythos"}
 
 // ContextWindow is the window of model, given the tokens the session uses
 // now. A transcript names the API model (never "[1m]"), so a session that

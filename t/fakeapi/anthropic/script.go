@@ -59,7 +59,8 @@ type usage struct {
 
 // Script is what the fake model will do for one request.
 type Script struct {
-	Prompt  string        // the last user text (empty after a tool_result)
+	Prompt  string        // the last user message's text (empty after a tool_result)
+	Last    string        // its newest text block: what was typed last
 	Command string        // run this with Bash (a tool_use reply) when set
 	Tool    string        // else call this tool (ASK:, PLAN:, AGENT:) ...
 	Input   string        // ... with this input (a JSON object)
@@ -114,6 +115,9 @@ func plan(req *messagesRequest) Script {
 		return sc
 	}
 	sc.Prompt = strings.Join(texts, "\n")
+	if len(texts) > 0 {
+		sc.Last = texts[len(texts)-1]
+	}
 	if len(req.Tools) == 0 {
 		sc.Text = sideReply(req.OutputConfig.Format)
 		return sc

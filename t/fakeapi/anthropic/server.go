@@ -68,7 +68,9 @@ type Request struct {
 	Tools    int
 	Messages int
 	Session  string // X-Claude-Code-Session-Id
+	Beta     string // anthropic-beta: "context-1m-…" when the CLI asks for the 1M window
 	Prompt   string // last user text, clamped
+	Last     string // the newest text block of it, clamped
 	Reply    string // what was sent: "text", "tool:Bash <cmd>", "error ..."
 	Usage    Usage  // the usage reported for a Messages reply
 	Status   int
@@ -89,6 +91,9 @@ func (r Request) String() string {
 	}
 	if r.Prompt != "" {
 		s += fmt.Sprintf(" prompt=%q", r.Prompt)
+	}
+	if strings.Contains(r.Beta, "context-1m") {
+		s += " 1m"
 	}
 	if r.Reply != "" {
 		s += " reply=" + r.Reply
@@ -173,7 +178,7 @@ func (s *Server) next() int {
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(),
-		Session: r.Header.Get("X-Claude-Code-Session-Id")}
+		Session: r.Header.Get("X-Claude-Code-Session-Id"), Beta: r.Header.Get("Anthropic-Beta")}
 	defer func() { s.record(rec) }()
 
 	switch {
@@ -223,7 +228,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 	rec.Model, rec.Stream, rec.Tools, rec.Messages = req.Model, req.Stream, len(req.Tools), len(req.Messages)
 
 	sc := plan(&req)
-	rec.Prompt = clamp(sc.Prompt, 80)
+	rec.Prompt, rec.Last = clamp(sc.Prompt, 80), clamp(sc.Last, 80)
 	if sc.Fail != "" {
 		// 400: the CLI does not retry it; the turn fails at once.
 		rec.Status, rec.Reply = http.StatusBadRequest, "error "+clamp(sc.Fail, 60)
