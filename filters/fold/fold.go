@@ -214,8 +214,8 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 	if s == nil {
 		return nil
 	}
-	if e.Session != "" && e.PID != 0 {
-		f.evict(s, e)
+	if e.Session != "" && e.PID != 0 && e.PID != s.st.PID {
+		f.evict(s, e) // the session moves into a process: who was there?
 	}
 	f.fold(s, e)
 	f.flush(s, e.T.Time)
@@ -410,12 +410,17 @@ func (f *Folder) inherit(s *session) {
 // SessionStart naming the session it forks, then goes on as a new one;
 // no SessionEnd says so). Sessions heard of after e are left alone.
 func (f *Folder) evict(s *session, e *event.Event) {
-	for _, k := range f.keys() {
-		o := f.sessions[k]
-		if o == s || o.st.Session == "" || o.st.Status == event.StatusGone || o.st.PID != e.PID ||
+	var gone []key
+	for k, o := range f.sessions {
+		if o == s || o.st.PID != e.PID || o.st.Session == "" || o.st.Status == event.StatusGone ||
 			o.st.Agent != e.Agent || o.st.Host != cmp.Or(e.Host, s.st.Host) || o.last.After(e.T.Time) {
 			continue
 		}
+		gone = append(gone, k)
+	}
+	slices.SortFunc(gone, key.less)
+	for _, k := range gone {
+		o := f.sessions[k]
 		o.cause = e.ID
 		o.set(e.T.Time, event.StatusGone, "", "", "", "now session "+e.Session)
 		o.st.Reason = "superseded"
