@@ -6,10 +6,11 @@
 package event
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"math/bits"
 	"time"
 )
 
@@ -201,21 +202,44 @@ func New(kind string, t time.Time, agent, session string) Event {
 // observations apart, it guards nothing: FNV-1a (80 of its 128 bits) is
 // enough, and unlike crypto/sha256 it costs a hook process no start-up.
 func MakeID(parts ...string) string {
-	h := fnv.New128a()
+	h := newFNV128a()
 	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
+		fnvWrite(&h, p)
+		fnvWrite(&h, "\x00")
 	}
-	var sum [16]byte
-	return hex.EncodeToString(h.Sum(sum[:0])[:10])
+	return h.id()
 }
 
 // MakeIDBytes is MakeID(string(b)) without copying b, which may be a
 // whole hook payload (PostToolUse carries the tool's output).
 func MakeIDBytes(b []byte) string {
-	h := fnv.New128a()
-	h.Write(b)
-	h.Write([]byte{0})
-	var sum [16]byte
-	return hex.EncodeToString(h.Sum(sum[:0])[:10])
+	h := newFNV128a()
+	fnvWrite(&h, b)
+	fnvWrite(&h, "\x00")
+	return h.id()
+}
+
+// fnv128a is hash/fnv's New128a, inline: through the hash.Hash interface
+// every part was copied to the heap, and ag-tail makes an id per event.
+type fnv128a struct{ hi, lo uint64 }
+
+func newFNV128a() fnv128a { return fnv128a{0x6c62272e07bb0142, 0x62b821756295c58d} }
+
+// fnvWrite multiplies by the FNV-128 prime, 2^88 + 0x13b, per byte.
+func fnvWrite[T string | []byte](h *fnv128a, s T) {
+	hi, lo := h.hi, h.lo
+	for i := 0; i < len(s); i++ {
+		lo ^= uint64(s[i])
+		h1, l1 := bits.Mul64(0x13b, lo)
+		hi, lo = h1+lo<<24+0x13b*hi, l1
+	}
+	h.hi, h.lo = hi, lo
+}
+
+// id is the first 80 bits of the sum, in hex.
+func (h *fnv128a) id() string {
+	var b [10]byte
+	binary.BigEndian.PutUint64(b[:8], h.hi)
+	binary.BigEndian.PutUint16(b[8:], uint16(h.lo>>48))
+	return hex.EncodeToString(b[:])
 }

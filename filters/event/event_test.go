@@ -1,7 +1,9 @@
 package event
 
 import (
+	"encoding/hex"
 	stdjson "encoding/json"
+	"hash/fnv"
 	"reflect"
 	"slices"
 	"strings"
@@ -104,6 +106,21 @@ func TestValidate(t *testing.T) {
 	for _, bad := range []Event{{V: 2, T: At(now), Kind: "x"}, {V: 1, T: At(now)}, {V: 1, Kind: "x"}} {
 		if bad.Validate() == nil {
 			t.Errorf("Validate(%+v) = nil; want an error", bad)
+		}
+	}
+}
+
+// TestMakeIDIsFNV128a: the inline hash is hash/fnv's, so ids stay what
+// earlier versions wrote (a spool replayed across an upgrade folds once).
+func TestMakeIDIsFNV128a(t *testing.T) {
+	for _, parts := range [][]string{{}, {""}, {"hook", "s-1", "turn.start"}, {strings.Repeat("é\x00x", 300)}} {
+		h := fnv.New128a()
+		for _, p := range parts {
+			h.Write([]byte(p))
+			h.Write([]byte{0})
+		}
+		if want := hex.EncodeToString(h.Sum(nil)[:10]); MakeID(parts...) != want {
+			t.Errorf("MakeID(%q) = %s, hash/fnv says %s", parts, MakeID(parts...), want)
 		}
 	}
 }
