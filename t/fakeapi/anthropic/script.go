@@ -138,6 +138,13 @@ func plan(req *messagesRequest) Script {
 			return sc
 		}
 	}
+	// A prompt that starts with AGENT: is for a sub-agent whatever else it
+	// holds ("AGENT: RUN: cmd" has the sub-agent run cmd).
+	if strings.HasPrefix(strings.TrimSpace(sc.Prompt), "AGENT") {
+		if sc.agent(req) {
+			return sc
+		}
+	}
 	if m := runRe.FindStringSubmatch(sc.Prompt); m != nil {
 		sc.Command = strings.TrimSpace(m[1])
 		return sc
@@ -158,20 +165,8 @@ func plan(req *messagesRequest) Script {
 		sc.Tool, sc.Input = ToolPlan, jsonObject(map[string]any{"plan": text})
 		return sc
 	}
-	if m := agentRe.FindStringSubmatch(sc.Prompt); m != nil {
-		// Claude Code renamed Task to Agent; call whichever it offers.
-		for _, name := range []string{"Agent", "Task"} {
-			if hasTool(req, name) {
-				in := map[string]any{"description": "Fake sub-agent",
-					"prompt": strings.TrimSpace(m[2]), "subagent_type": "general-purpose"}
-				if m[1] != "" {
-					in["run_in_background"] = true
-				}
-				// A SLOW in the sub-agent's prompt is for the sub-agent.
-				sc.Tool, sc.Input, sc.Delay = name, jsonObject(in), 0
-				return sc
-			}
-		}
+	if sc.agent(req) {
+		return sc
 	}
 	line := ""
 	if len(texts) > 0 {
@@ -179,6 +174,29 @@ func plan(req *messagesRequest) Script {
 	}
 	sc.Text = "FAKE-REPLY: " + clamp(line, 60)
 	return sc
+}
+
+// agent makes sc an Agent (or Task) call when the prompt has AGENT: and
+// the request offers the tool.
+func (sc *Script) agent(req *messagesRequest) bool {
+	m := agentRe.FindStringSubmatch(sc.Prompt)
+	if m == nil {
+		return false
+	}
+	// Claude Code renamed Task to Agent; call whichever it offers.
+	for _, name := range []string{"Agent", "Task"} {
+		if hasTool(req, name) {
+			in := map[string]any{"description": "Fake sub-agent",
+				"prompt": strings.TrimSpace(m[2]), "subagent_type": "general-purpose"}
+			if m[1] != "" {
+				in["run_in_background"] = true
+			}
+			// A SLOW in the sub-agent's prompt is for the sub-agent.
+			sc.Tool, sc.Input, sc.Delay = name, jsonObject(in), 0
+			return true
+		}
+	}
+	return false
 }
 
 // Tools the markers call.

@@ -307,12 +307,16 @@ func TestPlan(t *testing.T) {
 		tools         int
 		want          Script
 	}{
-		{"plain", `"hello there"`, 2, Script{Prompt: "hello there", Text: "FAKE-REPLY: hello there"}},
-		{"run", prompt("RUN:   ls -la  "), 2, Script{Prompt: "RUN:   ls -la  ", Command: "ls -la"}},
-		{"run slow", prompt("RUN: true SLOW"), 2, Script{Prompt: "RUN: true SLOW", Command: "true SLOW", Delay: DefaultSlow}},
-		{"slow dur", prompt("x SLOW:1.5s"), 2, Script{Prompt: "x SLOW:1.5s", Text: "FAKE-REPLY: x SLOW:1.5s", Delay: 1500 * time.Millisecond}},
+		{"plain", `"hello there"`, 2, Script{Prompt: "hello there", Last: "hello there", Text: "FAKE-REPLY: hello there"}},
+		{"run", prompt("RUN:   ls -la  "), 2, Script{Prompt: "RUN:   ls -la  ", Last: "RUN:   ls -la  ", Command: "ls -la"}},
+		{"run slow", prompt("RUN: true SLOW"), 2, Script{Prompt: "RUN: true SLOW", Last: "RUN: true SLOW", Command: "true SLOW", Delay: DefaultSlow}},
+		{"slow dur", prompt("x SLOW:1.5s"), 2, Script{Prompt: "x SLOW:1.5s", Last: "x SLOW:1.5s", Text: "FAKE-REPLY: x SLOW:1.5s", Delay: 1500 * time.Millisecond}},
 		{"reminder only", `[{"type":"text","text":"<system-reminder>RUN: no</system-reminder>"}]`, 2, Script{Text: "FAKE-REPLY: "}},
-		{"no tools", `"RUN: ls"`, 0, Script{Prompt: "RUN: ls", Text: "Fake session"}},
+		{"no tools", `"RUN: ls"`, 0, Script{Prompt: "RUN: ls", Last: "RUN: ls", Text: "Fake session"}},
+		{"fail", prompt("FAIL: no"), 2, Script{Prompt: "FAIL: no", Last: "FAIL: no", Fail: "no"}},
+		// The CLI sends a failed prompt again with the next one.
+		{"fail resent", `[{"type":"text","text":"FAIL: no"},{"type":"text","text":"go on"}]`, 2,
+			Script{Prompt: "FAIL: no\ngo on", Last: "go on", Text: "FAKE-REPLY: go on"}},
 		{"result", `[{"type":"tool_result","content":[{"type":"text","text":"out"}]}]`, 2, Script{Text: "FAKE-REPLY: the command finished: out"}},
 		{"bad content", `42`, 2, Script{Text: "FAKE-REPLY: "}},
 	} {
