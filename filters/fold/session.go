@@ -58,6 +58,17 @@ type session struct {
 	answeredT time.Time
 	// preSub is the status sub-agent activity alone lifted to working.
 	preSub string
+	// subWait is the sub-agent whose prompt the session waits on ("" when
+	// the wait, if any, is the main thread's), and subPrev what the
+	// session showed before it: the answer returns there.
+	subWait string
+	subPrev struct {
+		status, attn, tool, toolID, text string
+		pending                          int
+	}
+	// subTool is each in-flight sub-agent's newest tool call id: its
+	// permission prompt names no call.
+	subTool map[string]string
 
 	oldRuns []string            // runs a newer one superseded, newest last
 	subs    map[string]struct{} // in-flight sub-agents

@@ -1,0 +1,60 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/claude"
+)
+
+// TestClaudeSubAgentAsks: a sub-agent's permission prompt ("Bash command ·
+// from the general-purpose agent") blocks the session like the main
+// thread's: waiting, through the login pipeline with hooks only; approved
+// it goes on to done; denied with Escape the sub-agent and the turn go on,
+// and the command does not run.
+func TestClaudeSubAgentAsks(t *testing.T) {
+	t.Parallel()
+	bin := Install(t, Claude)
+	CheckVersion(t, bin, Claude.Version)
+	h := New(t)
+	h.FakeAnthropic()
+	h.ClaudeConfig()
+	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "claude")
+	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
+	tm := h.StartTmux()
+	p := h.StartClaude(tm, "sub", bin)
+	s := pl.Out.Session(claude.ID, "")
+
+	// The fake gives the sub-agent the rest of the prompt: it runs Bash.
+	p.Type("AGENT: RUN: echo sub > sub.txt")
+	w := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)[1]
+	if w.Attention != event.AttnPermission || w.Tool != "Bash" || !strings.Contains(w.Text, "echo sub") {
+		t.Errorf("waiting state: attention %q tool %q text %q, want permission, Bash, the command", w.Attention, w.Tool, w.Text)
+	}
+	p.WaitText(10*time.Second, "from the general-purpose agent", ClaudePermission)
+	p.Keys("1")
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	if b, err := os.ReadFile(filepath.Join(h.Project, "sub.txt")); err != nil || string(b) != "sub\n" {
+		t.Errorf("the approved command did not run: sub.txt %q, %v", b, err)
+	}
+	p.WaitText(10*time.Second, ClaudeIdle)
+
+	p.Type("AGENT: RUN: echo no > no.txt")
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)
+	p.WaitText(10*time.Second, "from the general-purpose agent", ClaudePermission)
+	// Escape there denies the one call: the sub-agent is told so and goes
+	// on, and so does the turn (Claude 2.1.197).
+	p.Keys("Escape")
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "Permission for this tool", ClaudeIdle)
+	if _, err := os.Stat(filepath.Join(h.Project, "no.txt")); err == nil {
+		t.Error("no.txt exists: the denied command ran")
+	}
+	t.Logf("statuses %s", strings.Join(s.History(), " → "))
+}
