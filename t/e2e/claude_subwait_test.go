@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ import (
 // TestClaudeSubAgentAsks: a sub-agent's permission prompt ("Bash command ·
 // from the general-purpose agent") blocks the session like the main
 // thread's: waiting, through the login pipeline with hooks only; approved
-// it goes on to done; denied with Escape the sub-agent and the turn go on,
+// (with ag-keys) it goes on to done; denied with Escape the sub-agent and the turn go on,
 // and the command does not run.
 func TestClaudeSubAgentAsks(t *testing.T) {
 	t.Parallel()
@@ -38,7 +39,21 @@ func TestClaudeSubAgentAsks(t *testing.T) {
 		t.Errorf("waiting state: attention %q tool %q text %q, want permission, Bash, the command", w.Attention, w.Tool, w.Text)
 	}
 	p.WaitText(10*time.Second, "from the general-purpose agent", ClaudePermission)
-	p.Keys("1")
+	// Approved with ag-keys, as the tmux binding or a notification's
+	// button does: the prompt on screen is the one the state names.
+	h.WaitState(10*time.Second, func(states []event.Event) bool {
+		for _, st := range states {
+			if st.Token == w.Token {
+				return true
+			}
+		}
+		return false
+	}, "the waiting state in the state file")
+	k := exec.Command(Bin(t, "ag-keys"), "approve", "--pane", p.ID, "--token", w.Token, "-S", tm.Socket)
+	k.Env = h.Environ()
+	if out, err := k.CombinedOutput(); err != nil || !strings.Contains(string(out), `"status":"sent"`) {
+		t.Fatalf("ag-keys approve: %v\n%s", err, out)
+	}
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
 	if b, err := os.ReadFile(filepath.Join(h.Project, "sub.txt")); err != nil || string(b) != "sub\n" {
 		t.Errorf("the approved command did not run: sub.txt %q, %v", b, err)
