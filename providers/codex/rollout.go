@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,18 +85,19 @@ type payload struct {
 		Branch string `json:"branch"`
 	} `json:"git"`
 	// turn_context, event_msg
-	TurnID             string         `json:"turn_id"`
-	Model              string         `json:"model"`
-	ModelContextWindow int64          `json:"model_context_window"`
-	Message            string         `json:"message"`
-	LastAgentMessage   string         `json:"last_agent_message"`
-	Kind               string         `json:"kind"`
-	Reason             string         `json:"reason"`
-	Info               *tokenInfo     `json:"info"`
-	RateLimits         *rateLimits    `json:"rate_limits"`
-	ResponseID         string         `json:"response_id"`
-	Usage              *usage         `json:"usage"`
-	Item               *completedItem `json:"item"`
+	TurnID             string          `json:"turn_id"`
+	Model              string          `json:"model"`
+	ModelContextWindow int64           `json:"model_context_window"`
+	Message            string          `json:"message"`
+	LastAgentMessage   string          `json:"last_agent_message"`
+	Error              json.RawMessage `json:"error"` // task_complete of a failed turn
+	Kind               string          `json:"kind"`
+	Reason             string          `json:"reason"`
+	Info               *tokenInfo      `json:"info"`
+	RateLimits         *rateLimits     `json:"rate_limits"`
+	ResponseID         string          `json:"response_id"`
+	Usage              *usage          `json:"usage"`
+	Item               *completedItem  `json:"item"`
 	// response_item
 	Content []struct {
 		Text string `json:"text"`
@@ -301,6 +303,14 @@ func (r *Rollout) eventMsg(p *payload, t time.Time, key string, out []event.Even
 			r.turn = p.TurnID
 		}
 		r.open = false
+		if kind, msg, failed := turnError(p.Error); failed {
+			// 0.171.0 ends a turn the API failed with task_complete and an
+			// error (no Stop hook fires): what Codex showed, and its kind.
+			e := r.ev(event.TurnFail, t, key)
+			e.Reason, e.Text = kind, codexhook.Clamp(msg)
+			out = append(out, e)
+			break
+		}
 		e := r.ev(event.TurnEnd, t, key)
 		e.Text = codexhook.Clamp(p.LastAgentMessage)
 		out = append(out, e)
@@ -317,6 +327,34 @@ func (r *Rollout) eventMsg(p *payload, t time.Time, key string, out []event.Even
 		out = r.tokens(p, t, key, out)
 	}
 	return out
+}
+
+// turnError reads task_complete's error, {"message": "…", "codex_error_info":
+// "other"} (the info may be an object naming its variant, the error a bare
+// string): the kind ("error" when unnamed) and the first line of the
+// message. failed is false for no error (absent or null).
+func turnError(raw json.RawMessage) (kind, msg string, failed bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", "", false
+	}
+	var e struct {
+		Message string          `json:"message"`
+		Info    json.RawMessage `json:"codex_error_info"`
+	}
+	if json.Unmarshal(raw, &e.Message) != nil && json.Unmarshal(raw, &e) != nil {
+		return "error", "", true
+	}
+	if json.Unmarshal(e.Info, &kind) != nil {
+		var variant map[string]json.RawMessage
+		if json.Unmarshal(e.Info, &variant) == nil && len(variant) == 1 {
+			for k := range variant {
+				kind = k
+			}
+		}
+	}
+	msg, _, _ = strings.Cut(strings.TrimSpace(e.Message), "\n")
+	return cmp.Or(kind, "error"), msg, true
 }
 
 // injected are the prefixes of user-role text Codex adds itself.

@@ -42,6 +42,7 @@ type Script struct {
 	Command   string        // run this with the shell tool when set
 	Escalated bool          // ask for escalated sandbox permissions (an approval under on-request)
 	Text      string        // the text reply otherwise
+	Fail      string        // answer with an API error (400) saying this
 	Delay     time.Duration // hold the reply this long after response.created
 }
 
@@ -50,6 +51,7 @@ const DefaultSlow = 3 * time.Second
 
 var (
 	runRe  = regexp.MustCompile(`(?m)\b(RUN|RUNSAFE):[ \t]*(\S[^\r\n]*)`)
+	failRe = regexp.MustCompile(`(?m)\bFAIL:[ \t]*(\S[^\r\n]*)`)
 	slowRe = regexp.MustCompile(`\bSLOW(?::([0-9.]+(?:ms|s)))?\b`)
 )
 
@@ -59,9 +61,9 @@ var injected = []string{"<environment_context>", "<user_instructions>", "# AGENT
 	"<permissions instructions>", "<turn_aborted>", "<user_shell_command>"}
 
 // plan decides the reply to req from its last input item: a tool output
-// gets the final text; a user prompt with RUN: gets a shell call asking for
-// escalated permissions (RUNSAFE: runs in the sandbox); anything else gets
-// text. A request without tools is a side request (the thread title): it
+// gets the final text; a user prompt with FAIL: gets an API error (400),
+// with RUN: a shell call asking for escalated permissions (RUNSAFE: runs in
+// the sandbox); anything else gets text. A request without tools is a side request (the thread title): it
 // gets an object matching its json_schema format, and never waits.
 func plan(req *responsesRequest) Script {
 	var sc Script
@@ -96,6 +98,10 @@ func script(sc Script) Script {
 				sc.Delay = d
 			}
 		}
+	}
+	if m := failRe.FindStringSubmatch(sc.Prompt); m != nil {
+		sc.Fail = strings.TrimSpace(m[1])
+		return sc
 	}
 	if m := runRe.FindStringSubmatch(sc.Prompt); m != nil {
 		sc.Command = strings.TrimSpace(m[2])

@@ -183,6 +183,12 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, rec *Request)
 	rec.Model, rec.Stream, rec.Tools, rec.Items = req.Model, req.Stream, len(req.Tools), len(req.Input)
 	sc := plan(&req)
 	rec.Prompt = clamp(sc.Prompt, 80)
+	if sc.Fail != "" {
+		// 400: not retried; the turn fails at once.
+		rec.Status, rec.Reply = http.StatusBadRequest, "error "+clamp(sc.Fail, 60)
+		apiError(w, rec.Status, "FAKE-FAIL: "+sc.Fail)
+		return
+	}
 	n := s.next()
 	resp := response{ID: fmt.Sprintf("resp_fake%06d", n), Object: "response", Model: req.Model, Status: "completed"}
 	in := s.opts.InputTokens
