@@ -25,3 +25,10 @@ func ByID(id string) provider.Provider {
 	}
 	return nil
 }
+
+// OneSessionPerProcess reports whether agent's process runs one session at
+// a time (see provider.OneSession); false for an agent ag does not know.
+func OneSessionPerProcess(agent string) bool {
+	o, ok := ByID(agent).(provider.OneSession)
+	return ok && o.OneSessionPerProcess()
+}

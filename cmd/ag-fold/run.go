@@ -14,6 +14,7 @@ import (
 	"github.com/agwatch/ag/filters/fold"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
+	"github.com/agwatch/ag/providers"
 )
 
 const long = `ag-fold reads ag events on stdin, keeps one state per session (agent +
@@ -137,7 +138,8 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		f.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
-	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone})
+	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone,
+		OneSession: providers.OneSessionPerProcess})
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)

@@ -53,6 +53,10 @@ type Config struct {
 	// SeenIDs is how many recent event ids are remembered to fold
 	// duplicates once.
 	SeenIDs int
+	// OneSession says whether an agent's process runs one session at a
+	// time; only then does a new session in a process end the one before
+	// and take on the window it declared. nil: no agent does.
+	OneSession func(agent string) bool
 }
 
 // Defaults are the windows ag-fold uses unless told otherwise.
@@ -214,7 +218,7 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 	if s == nil {
 		return nil
 	}
-	if e.Session != "" && e.PID != 0 && e.PID != s.st.PID {
+	if e.Session != "" && e.PID != 0 && e.PID != s.st.PID && f.oneSession(e.Agent) {
 		f.evict(s, e) // the session moves into a process: who was there?
 	}
 	f.fold(s, e)
@@ -381,6 +385,10 @@ func (f *Folder) retire(s *session, e *event.Event, k key) {
 	o.st.Reason = "superseded"
 	f.out = append(f.out, o.emit(e.T.Time))
 	f.drop(k)
+}
+
+func (f *Folder) oneSession(agent string) bool {
+	return f.cfg.OneSession != nil && f.cfg.OneSession(agent)
 }
 
 // inherit gives a session that just learnt its process the context window

@@ -39,7 +39,7 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	s.cause = e.ID
 	was := s.st.PID
 	f.meta(s, e)
-	if was == 0 && s.st.PID != 0 && s.ctxFloor == 0 && s.st.Session != "" {
+	if was == 0 && s.st.PID != 0 && s.ctxFloor == 0 && s.st.Session != "" && f.oneSession(s.st.Agent) {
 		f.inherit(s)
 	}
 	if s.st.Status == "" {

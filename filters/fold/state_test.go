@@ -444,6 +444,7 @@ func TestPanelessAdoption(t *testing.T) {
 // first says SessionStart for s1 (which revives it), then runs as s2.
 func TestOneSessionPerProcess(t *testing.T) {
 	f := newFolder(t)
+	f.Folder = New(Config{OneSession: func(string) bool { return true }})
 	f.apply(ev(event.TurnStart, hook, 1, pid(100), pane("%1")), ev(event.SessionEnd, hook, 2, pid(100), pane("%1")))
 	f.apply(ev(event.SessionStart, hook, 10, pid(200), pane("%3"), text("resume")))
 	if s := f.state(); s.Status != "idle" || s.Pane != "%3" {
@@ -466,12 +467,22 @@ func TestOneSessionPerProcess(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFolder(t)
+			f.Folder = New(Config{OneSession: func(a string) bool { return a == "claude" }})
 			f.apply(ev(event.TurnStart, hook, 20, pid(200), pane("%3")))
 			f.apply(c.e)
 			if s := f.state(); s.Status != "working" {
 				t.Errorf("s1 %s, want working", s.Status)
 			}
 		})
+	}
+	// An agent whose one process serves several sessions keeps them all.
+	g := New(Config{OneSession: func(a string) bool { return a == "claude" }})
+	g.Apply(ev(event.TurnStart, hook, 1, pid(300), agent("opencode")))
+	g.Apply(ev(event.TurnStart, hook, 2, sess("s2"), pid(300), agent("opencode")))
+	for _, st := range g.States() {
+		if st.Status != "working" {
+			t.Errorf("opencode %s: %s, want working", st.Session, st.Status)
+		}
 	}
 }
 
@@ -481,7 +492,7 @@ func TestOneSessionPerProcess(t *testing.T) {
 // transcript's meter comes before its first hook.
 func TestContextFloorAfterClear(t *testing.T) {
 	for _, meterFirst := range []bool{false, true} {
-		f := New(Defaults())
+		f := New(Config{OneSession: func(string) bool { return true }})
 		start := ev(event.SessionStart, hook, 1, model("claude-opus-4-8"), pid(100))
 		start.Context = &event.Context{Size: 1_000_000}
 		f.Apply(start)

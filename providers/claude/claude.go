@@ -16,3 +16,7 @@ func New() *Provider { return &Provider{} }
 
 func (*Provider) ID() string   { return ID }
 func (*Provider) Name() string { return "Claude Code" }
+
+// OneSessionPerProcess: /clear, /resume and --fork-session move a claude
+// process from one session to another.
+func (*Provider) OneSessionPerProcess() bool { return true }

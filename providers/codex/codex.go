@@ -28,6 +28,10 @@ func New() *Provider { return &Provider{} }
 func (*Provider) ID() string   { return ID }
 func (*Provider) Name() string { return "Codex" }
 
+// OneSessionPerProcess: a TUI runs one thread at a time (/new moves it on);
+// the shared background server's hooks name no process at all.
+func (*Provider) OneSessionPerProcess() bool { return true }
+
 // Home is $CODEX_HOME, else ~/.codex.
 func Home(env paths.Env) string {
 	if d := env("CODEX_HOME"); d != "" {

@@ -16,3 +16,14 @@ type Provider interface {
 // Env is the environment a provider may consult (never os.Getenv directly,
 // so tests can hand it a map).
 type Env = paths.Env
+
+// OneSession is an agent whose process runs one session at a time (Claude
+// Code; Codex's TUI): when it speaks for a new session the one before has
+// left it, even if nothing said so (Claude's --fork-session). An agent
+// whose one process serves several sessions at once (OpenCode's server)
+// does not implement it, and ag-fold never ends a session for sharing a
+// process.
+type OneSession interface {
+	Provider
+	OneSessionPerProcess() bool
+}
