@@ -20,16 +20,8 @@ import (
 // --fork-session (a new one).
 func TestClaudeLifecycle(t *testing.T) {
 	t.Parallel()
-	bin := Install(t, Claude)
-	CheckVersion(t, bin, Claude.Version)
-	h := New(t)
-	api := h.FakeAnthropic()
-	h.ClaudeConfig()
-	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "claude")
-	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
-	tm := h.StartTmux()
-	p := h.StartClaude(tm, "life", bin)
-	s := pl.Out.Session(claude.ID, "")
+	lw, api := newClaudeWorld(t, "life")
+	h, bin, tm, pl, p, s := lw.h, lw.bin, lw.tm, lw.pl, lw.p, lw.s
 
 	p.Type("say hello")
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)

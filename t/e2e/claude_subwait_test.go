@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
-	"github.com/agwatch/ag/providers/claude"
 )
 
 // TestClaudeSubAgentAsks: a sub-agent's permission prompt ("Bash command ·
@@ -21,16 +20,8 @@ import (
 // and the command does not run.
 func TestClaudeSubAgentAsks(t *testing.T) {
 	t.Parallel()
-	bin := Install(t, Claude)
-	CheckVersion(t, bin, Claude.Version)
-	h := New(t)
-	h.FakeAnthropic()
-	h.ClaudeConfig()
-	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "claude")
-	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
-	tm := h.StartTmux()
-	p := h.StartClaude(tm, "sub", bin)
-	s := pl.Out.Session(claude.ID, "")
+	lw, _ := newClaudeWorld(t, "sub")
+	h, tm, p, s := lw.h, lw.tm, lw.p, lw.s
 
 	// The fake gives the sub-agent the rest of the prompt: it runs Bash.
 	p.Type("AGENT: RUN: echo sub > sub.txt")

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
-	"github.com/agwatch/ag/providers/codex"
 	"github.com/agwatch/ag/t/fakeapi/openai"
 )
 
@@ -17,16 +16,8 @@ import (
 // the turn with task_complete and an error — and the next prompt works.
 func TestCodexTurnFails(t *testing.T) {
 	t.Parallel()
-	bin := Install(t, Codex)
-	CheckVersion(t, bin, Codex.Version)
-	h := New(t)
-	api := h.FakeOpenAI(openai.Options{})
-	h.CodexConfig(bin, api)
-	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "codex")
-	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
-	tm := h.StartTmux()
-	p := h.StartCodex(tm, "codex", bin)
-	s := pl.Out.Session(codex.ID, "")
+	lw, _ := newCodexWorld(t, "codex", openai.Options{})
+	p, s := lw.p, lw.s
 
 	p.Type("say hello")
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
