@@ -95,12 +95,19 @@ func Parse(b []byte) ([]event.Event, error) {
 }
 
 // ForPane returns the state of the session in tmux pane pane, if any; when
-// several sessions name the pane, the newest wins.
+// several sessions name the pane, a live one wins over a gone one (an
+// agent killed and started again in its pane may be found dead after the
+// new one started; Claude's --fork-session leaves the forked session gone
+// in the fork's pane at the fork's first moment), then the newest.
 func ForPane(states []event.Event, pane string) (event.Event, bool) {
 	var best event.Event
 	found := false
 	for _, s := range states {
-		if s.Pane == pane && (!found || s.T.After(best.T.Time)) {
+		if s.Pane != pane {
+			continue
+		}
+		gone, bestGone := s.Status == event.StatusGone, best.Status == event.StatusGone
+		if !found || bestGone && !gone || gone == bestGone && s.T.After(best.T.Time) {
 			best, found = s, true
 		}
 	}
