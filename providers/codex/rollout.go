@@ -39,6 +39,8 @@ type Rollout struct {
 	open     bool          // a turn started and has not ended
 	held     []event.Event // a turn.start (first) and what came with it, until its prompt
 	newer    bool          // the file has task_started: turn ends are explicit
+	prompted bool          // the current task has the user's prompt
+	compact  bool          // the current task is a /compact: no prompt, a compaction
 	tools    map[string]string
 	total    int64  // total_token_usage.total_tokens of the last token_count
 	records  bool   // the file has token_usage_record lines: tokens come from them
@@ -200,6 +202,8 @@ func (r *Rollout) Line(b []byte, out []event.Event) ([]event.Event, error) {
 				out = append(out, e)
 			}
 		}
+	case "compacted":
+		out = r.compaction(t, key, out)
 	case "event_msg":
 		out = r.eventMsg(p, t, key, out)
 	case "token_usage_record":
@@ -222,6 +226,21 @@ func lenient(err error) error {
 
 // Flush releases a held turn.start (its prompt did not follow).
 func (r *Rollout) Flush(out []event.Event) []event.Event { return r.flush(out) }
+
+// compaction notes the context compacted (a "compacted" line, 0.171.0's
+// ContextCompaction item): in a task with no prompt of the user's it is a
+// /compact typed at the prompt — the compact tool, manual, whose end the
+// task's end is; inside a prompted turn it is automatic and says nothing.
+func (r *Rollout) compaction(t time.Time, key string, out []event.Event) []event.Event {
+	if !r.open || r.prompted || r.compact {
+		return out
+	}
+	r.compact = true
+	out = r.flush(out)
+	e := r.ev(event.ToolStart, t, key)
+	e.Tool, e.Text = event.ToolCompact, event.CompactManual
+	return append(out, e)
+}
 
 func (r *Rollout) flush(out []event.Event) []event.Event {
 	out = append(out, r.held...)
@@ -276,6 +295,7 @@ func (r *Rollout) eventMsg(p *payload, t time.Time, key string, out []event.Even
 	case "task_started", "turn_started":
 		out = r.flush(out)
 		r.newer, r.open = true, true
+		r.prompted, r.compact = false, false
 		if p.TurnID != "" {
 			r.turn = p.TurnID
 		}
@@ -290,6 +310,9 @@ func (r *Rollout) eventMsg(p *payload, t time.Time, key string, out []event.Even
 			out = r.prompt(p.Message, t, key, out)
 		}
 	case "item_completed":
+		if p.Item != nil && p.Item.Type == "ContextCompaction" {
+			out = r.compaction(t, key, out)
+		}
 		if p.Item != nil && p.Item.Type == "UserMessage" {
 			var parts []string
 			for _, c := range p.Item.Content {
@@ -303,6 +326,14 @@ func (r *Rollout) eventMsg(p *payload, t time.Time, key string, out []event.Even
 			r.turn = p.TurnID
 		}
 		r.open = false
+		if r.compact {
+			// /compact at the prompt ends there, as Claude's does.
+			r.compact = false
+			e := r.ev(event.ToolEnd, t, key)
+			e.Tool, e.Text = event.ToolCompact, event.CompactManual
+			out = append(out, e)
+			break
+		}
 		if kind, msg, failed := turnError(p.Error); failed {
 			// 0.171.0 ends a turn the API failed with task_complete and an
 			// error (no Stop hook fires): what Codex showed, and its kind.
@@ -371,6 +402,7 @@ func (r *Rollout) prompt(text string, t time.Time, key string, out []event.Event
 			return out
 		}
 	}
+	r.prompted = true
 	switch {
 	case len(r.held) > 0:
 		r.held[0].Text = codexhook.Clamp(text)

@@ -11,10 +11,11 @@ import (
 	"github.com/agwatch/ag/t/fakeapi/openai"
 )
 
-// TestCodexTurnFails: a request the API refuses (400: Codex does not
-// retry it) fails the turn — Codex fires no Stop hook, its rollout ends
-// the turn with task_complete and an error — and the next prompt works.
-func TestCodexTurnFails(t *testing.T) {
+// TestCodexLifecycle: a request the API refuses (400: Codex does not retry
+// it) fails the turn — Codex fires no Stop hook, its rollout ends the turn
+// with task_complete and an error — and the next prompt works; /compact
+// typed at the prompt is working while it runs and ends at the prompt.
+func TestCodexLifecycle(t *testing.T) {
 	t.Parallel()
 	lw, _ := newCodexWorld(t, "codex", openai.Options{})
 	p, s := lw.p, lw.s
@@ -33,5 +34,21 @@ func TestCodexTurnFails(t *testing.T) {
 	p.Type("say again")
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
 	p.WaitText(10*time.Second, "FAKE-REPLY: say again")
-	t.Logf("failed: reason %q text %q; statuses %s", f.Reason, f.Text, strings.Join(s.History(), " → "))
+
+	// Codex runs /compact as a task of its own (no prompt); its hooks say
+	// PreCompact/PostCompact (manual), its rollout ends the task.
+	p.Type("/compact")
+	c := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusIdle)
+	p.WaitText(10*time.Second, "Context compacted")
+	// The task's end in the rollout comes after the hook's: still idle.
+	time.Sleep(2 * time.Second)
+	lw.h.WaitState(10*time.Second, func(states []event.Event) bool {
+		for _, st := range states {
+			if st.Session == s.ID {
+				return st.Status == event.StatusIdle
+			}
+		}
+		return false
+	}, "the session idle after /compact")
+	t.Logf("failed: reason %q text %q; /compact: working (tool %q) → idle; statuses %s", f.Reason, f.Text, c[0].Tool, strings.Join(s.History(), " → "))
 }
