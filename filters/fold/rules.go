@@ -49,11 +49,6 @@ func (f *Folder) fold(s *session, e *event.Event) {
 		f.sub(s, e)
 		return
 	}
-	defer func() {
-		if s.st.Status != event.StatusWaiting {
-			s.subWait = "" // the wait ended through the main thread or the pane
-		}
-	}()
 	switch e.Kind {
 	case event.SessionStart:
 		if declares(e) {
@@ -291,6 +286,7 @@ func (f *Folder) wait(s *session, e *event.Event) {
 		id = st.ToolID
 	}
 	s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, id, e.Text)
+	s.str(&st.Sub, "") // the main thread's own prompt
 	s.waitT, s.waitSrc, s.paneIdleT = e.T.Time, e.Src, time.Time{}
 }
 
@@ -446,7 +442,7 @@ func (f *Folder) subWaits(s *session, e *event.Event) bool {
 		if st.Status == event.StatusGone || !s.fresh(e, f.cfg.SameMoment) {
 			return true
 		}
-		if st.Status != event.StatusWaiting || s.subWait == "" {
+		if st.Status != event.StatusWaiting || st.Sub == "" {
 			p := &s.subPrev
 			p.status, p.attn, p.tool, p.toolID, p.text, p.pending = st.Status, st.Attention, st.Tool, st.ToolID, st.Text, st.Pending
 			if st.Status == event.StatusWaiting && st.Tool == "" {
@@ -462,11 +458,11 @@ func (f *Folder) subWaits(s *session, e *event.Event) bool {
 		attn := cmp.Or(e.Attention, event.AttnPermission)
 		s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, id, e.Text)
 		s.waitT, s.waitSrc, s.paneIdleT = e.T.Time, e.Src, time.Time{}
-		s.subWait = e.Sub
+		s.str(&st.Sub, e.Sub)
 		s.assert(e)
 		return true
 	}
-	if s.subWait != e.Sub || st.Status != event.StatusWaiting || e.T.Before(s.waitT) {
+	if st.Sub != e.Sub || st.Status != event.StatusWaiting || e.T.Before(s.waitT) {
 		return false
 	}
 	answered := false
@@ -486,7 +482,6 @@ func (f *Folder) subWaits(s *session, e *event.Event) bool {
 		if prev.status == event.StatusWorking {
 			s.pending(prev.pending)
 		}
-		s.subWait = ""
 		s.assert(e)
 	}
 	return false

@@ -58,10 +58,10 @@ type session struct {
 	answeredT time.Time
 	// preSub is the status sub-agent activity alone lifted to working.
 	preSub string
-	// subWait is the sub-agent whose prompt the session waits on ("" when
-	// the wait, if any, is the main thread's), and subPrev what the
-	// session showed before it: the answer returns there.
-	subWait string
+	// While the session waits on a sub-agent's prompt, st.Sub names that
+	// sub-agent (a reader sees whose prompt it is; a restart keeps it), and
+	// subPrev is what the session showed before it: the answer returns
+	// there.
 	subPrev struct {
 		status, attn, tool, toolID, text string
 		pending                          int
@@ -134,6 +134,9 @@ func (s *session) set(at time.Time, status, attn, tool, toolID, text string) {
 	}
 	if status != event.StatusWorking {
 		s.pending(0)
+	}
+	if status != event.StatusWaiting {
+		s.str(&st.Sub, "")
 	}
 }
 

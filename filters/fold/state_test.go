@@ -514,3 +514,21 @@ func TestContextFloorAfterClear(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreSubAgentWait: the state names the sub-agent whose prompt the
+// session waits on, so ag-fold restarted mid-prompt still knows its answer.
+func TestRestoreSubAgentWait(t *testing.T) {
+	f := newFolder(t)
+	f.apply(ev(event.TurnStart, hook, 1, run("p1")), ev(event.ToolStart, hook, 2, sub("a1"), tool("Bash", "x1")),
+		ev(event.Wait, hook, 3, sub("a1"), attn("permission"), tool("Bash", "")))
+	saved := f.state()
+	if saved.Status != "waiting" || saved.Sub != "a1" || saved.ToolID != "x1" {
+		t.Fatalf("waiting on a1's prompt: %s sub %q tool_id %q", saved.Status, saved.Sub, saved.ToolID)
+	}
+	g := newFolder(t)
+	g.Apply(&saved)
+	g.apply(ev(event.ToolEnd, hook, 9, sub("a1"), tool("Bash", "x1")))
+	if s := g.state(); s.Status != "working" || s.Sub != "" {
+		t.Errorf("after restore, the sub-agent's call ended: %s sub %q, want working", s.Status, s.Sub)
+	}
+}
