@@ -166,6 +166,8 @@ func TestParseTable(t *testing.T) {
 		// which window; the switch is a declaration, not a measurement.
 		{"/model to the 1M window", []string{user(`"<local-command-stdout>Set model to \u001b[1mOpus 4.8 (1M context)\u001b[22m and saved as your default for new sessions</local-command-stdout>"`, "")},
 			[]string{"meter/0/ctx=0of1000000/Opus 4.8 (1M context)"}},
+		{"/model default", []string{user(`"<local-command-stdout>Set model to \u001b[1mOpus 4.8 (1M context) (default)\u001b[22m and saved as your default for new sessions</local-command-stdout>"`, "")},
+			[]string{"meter/0/ctx=0of1000000/Opus 4.8 (1M context) (default)"}},
 		{"/model to the default window", []string{user(`"<local-command-stdout>Set model to \u001b[1mSonnet 5\u001b[22m for this session only</local-command-stdout>"`, "")},
 			[]string{"meter/0/ctx=0of200000/Sonnet 5"}},
 		{"other command output says nothing", []string{user(`"<local-command-stdout>Kept model as \u001b[1mSonnet 5\u001b[22m</local-command-stdout>"`, "")}, nil},
