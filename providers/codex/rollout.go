@@ -326,8 +326,10 @@ func (r *Rollout) eventMsg(p *payload, t time.Time, key string, out []event.Even
 			r.turn = p.TurnID
 		}
 		r.open = false
-		if r.compact {
-			// /compact at the prompt ends there, as Claude's does.
+		if r.compact && !r.prompted {
+			// /compact at the prompt ends there, as Claude's does. (A
+			// prompt after the compaction made it a turn: the context
+			// was compacted before it, and the turn ends as usual.)
 			r.compact = false
 			e := r.ev(event.ToolEnd, t, key)
 			e.Tool, e.Text = event.ToolCompact, event.CompactManual
