@@ -17,7 +17,7 @@ type options struct {
 	Watch    bool          `long:"watch" description:"keep looking every --interval and write only changes (proc.up/proc.down, pane events with --panes)"`
 	Interval time.Duration `long:"interval" value-name:"D" default:"1s" description:"how often --watch looks"`
 	Pane     bool          `long:"pane" description:"print a prompt segment for the current pane ($TMUX_PANE) or the PANE argument, from the state file"`
-	Format   string        `long:"format" value-name:"TEMPLATE" description:"Go template for --pane: the state event's fields (.Agent .Status .Attention .Tool .Text .Model .Cwd …) plus .Icon and .Detail"`
+	Format   string        `long:"format" value-name:"TEMPLATE" unquote:"false" description:"Go template for --pane: the state event's fields (.Agent .Status .Attention .Tool .Text .Model .Cwd …) plus .Icon and .Detail"`
 	State    string        `long:"state" value-name:"FILE" description:"state file --pane reads (default $AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json)"`
 	cli.Tmux
 }

@@ -96,9 +96,9 @@ type statuslineOpts struct {
 }
 
 type statuslineFlags struct {
-	Then        string        `long:"then" value-name:"CMD" description:"run CMD with sh -c, the same stdin and environment, and print its output instead of ag's line (ag's line if CMD fails)"`
+	Then        string        `long:"then" value-name:"CMD" unquote:"false" description:"run CMD with sh -c, the same stdin and environment, and print its output instead of ag's line (ag's line if CMD fails)"`
 	ThenTimeout time.Duration `long:"then-timeout" value-name:"DURATION" default:"5s" description:"give up on CMD after this long and print ag's line"`
-	Format      string        `long:"format" value-name:"TEMPLATE" description:"Go template for ag's line (see --man for the fields)"`
+	Format      string        `long:"format" value-name:"TEMPLATE" unquote:"false" description:"Go template for ag's line (see --man for the fields)"`
 }
 
 // cmd is one run of ag-hook-setup.

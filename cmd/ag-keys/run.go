@@ -73,7 +73,7 @@ type options struct {
 	Token      string `long:"token" value-name:"T" description:"the state token the action was offered under; refuse if the session moved on"`
 	Agent      string `long:"agent" value-name:"ID" description:"agent id for resume-command and spawn (default claude)"`
 	Session    string `long:"session" value-name:"ID" description:"session id for resume and resume-command"`
-	Prompt     string `long:"prompt" value-name:"TEXT" description:"spawn: the initial prompt"`
+	Prompt     string `long:"prompt" value-name:"TEXT" unquote:"false" description:"spawn: the initial prompt"`
 	Model      string `long:"model" value-name:"NAME" description:"resume/spawn: run on this model"`
 	Fork       string `long:"fork" value-name:"SESSION" description:"spawn: fork this session (its transcript comes from the state file)"`
 	Transcript string `long:"transcript" value-name:"PATH" description:"spawn --fork: the transcript to fork from, instead of the state file's"`

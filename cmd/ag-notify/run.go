@@ -51,7 +51,7 @@ type options struct {
 	cli.Filter
 	cli.Tmux
 	Backend    []string      `short:"b" long:"backend" value-name:"NAME" description:"where to notify, repeatable: auto (default), dbus, tmux, osc, exec, ntfy, osascript, terminal-notifier"`
-	Exec       string        `long:"exec" value-name:"CMD" env:"AG_NOTIFY_EXEC" description:"run CMD with sh -c per notification: JSON on stdin, AG_OP AG_KIND AG_AGENT AG_SESSION AG_PANE AG_TOKEN AG_TITLE AG_SUBTITLE AG_BODY set"`
+	Exec       string        `long:"exec" value-name:"CMD" unquote:"false" env:"AG_NOTIFY_EXEC" description:"run CMD with sh -c per notification: JSON on stdin, AG_OP AG_KIND AG_AGENT AG_SESSION AG_PANE AG_TOKEN AG_TITLE AG_SUBTITLE AG_BODY set"`
 	Ntfy       string        `long:"ntfy" value-name:"URL" env:"AG_NTFY_URL" description:"POST to this ntfy topic URL (https://ntfy.sh/TOPIC)"`
 	NtfyToken  string        `long:"ntfy-token" value-name:"TOKEN" env:"AG_NTFY_TOKEN" description:"ntfy access token (Authorization: Bearer)"`
 	NtfyClick  string        `long:"ntfy-click" value-name:"URL" description:"URL the phone opens when the ntfy notification is tapped"`
@@ -68,7 +68,7 @@ type options struct {
 	// Popup mode: ag-notify as the command inside its own tmux popup.
 	Popup      string `long:"popup" hidden:"true"`
 	PopupID    string `long:"popup-id" hidden:"true"`
-	PopupReply string `long:"popup-reply" hidden:"true"`
+	PopupReply string `long:"popup-reply" hidden:"true" unquote:"false"`
 }
 
 // cmd is one run of ag-notify.

@@ -33,8 +33,8 @@ type Common struct {
 
 // Filter are the options of every program that reads events.
 type Filter struct {
-	Where string `long:"where" value-name:"EXPR" description:"keep only events for which the jq expression EXPR is true"`
-	JQ    string `long:"jq" value-name:"EXPR" description:"transform each event with the jq expression EXPR; its results are written instead"`
+	Where string `long:"where" value-name:"EXPR" unquote:"false" description:"keep only events for which the jq expression EXPR is true"`
+	JQ    string `long:"jq" value-name:"EXPR" unquote:"false" description:"transform each event with the jq expression EXPR; its results are written instead"`
 }
 
 // Program describes one command for Parse.
