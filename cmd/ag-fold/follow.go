@@ -39,7 +39,19 @@ func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *ba
 			b := &batch{events: make([]event.Event, 0, size)}
 			for len(b.events) < batchMax {
 				b.events = append(b.events, event.Event{})
-				line, err := r.Next(&b.events[len(b.events)-1])
+				e := &b.events[len(b.events)-1]
+				var line []byte
+				var err error
+				if len(b.events) == 1 {
+					line, err = r.Next(e) // waits for input
+				} else {
+					var ok bool
+					// the rest of a burst: only what is already read
+					if line, ok, err = r.NextBuffered(e); !ok {
+						b.events = b.events[:len(b.events)-1]
+						break
+					}
+				}
 				if err != nil {
 					b.events = b.events[:len(b.events)-1]
 					b.err = err
@@ -49,9 +61,6 @@ func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *ba
 					raw := make([]byte, len(line)+1)
 					raw[copy(raw, line)] = '\n'
 					b.raws = append(b.raws, raw)
-				}
-				if !r.Buffered() {
-					break
 				}
 			}
 			if b.err != nil {

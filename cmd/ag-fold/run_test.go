@@ -256,3 +256,28 @@ func TestStateFileFollows(t *testing.T) {
 		t.Errorf("%d states written, want 3:\n%s", n, stdout.String())
 	}
 }
+
+// TestNoStallOnBlankOrHalfLine: in follow mode the states of the events
+// read so far are written at once, whatever follows them in the buffer — a
+// blank line, a broken one, or half of the next line — instead of waiting
+// for more input.
+func TestNoStallOnBlankOrHalfLine(t *testing.T) {
+	for _, tail := range []string{"\n", "\n\n  \n", "not json\n", `{"v":1,"t":"2026-05-01T12:00:0`} {
+		pr, pw := io.Pipe()
+		var stdout, stderr lockedBuffer
+		dir := t.TempDir()
+		f := newFolder(&stdout, &stderr, func(k string) string { return map[string]string{"AG_DIR": dir}[k] }, time.Now)
+		done := make(chan int)
+		go func() { done <- f.main(context.Background(), []string{"--check", "0"}, pr) }()
+		io.WriteString(pw, line("turn.start", "hook", "01.000", "")+tail)
+		deadline := time.Now().Add(2 * time.Second)
+		for !strings.Contains(stdout.String(), `"status":"working"`) {
+			if time.Now().After(deadline) {
+				t.Fatalf("after %q: no state within 2s; stdout %q stderr %q", tail, stdout.String(), stderr.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		pw.Close()
+		<-done
+	}
+}

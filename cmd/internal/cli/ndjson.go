@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"syscall"
@@ -32,26 +33,56 @@ func (p Program) NewReader(r io.Reader, name string) *Reader {
 // until the next call). It returns io.EOF at the end of input.
 func (r *Reader) Next(e *event.Event) ([]byte, error) {
 	for {
-		line, err := r.readLine()
-		if len(line) == 0 && err != nil {
-			return nil, err
+		line, err := r.step(e)
+		if line != nil || err != nil {
+			return line, err
 		}
-		r.line++
-		if len(line) == 0 || allSpace(line) {
-			continue
-		}
-		if derr := event.Decode(line, e); derr != nil {
-			r.Bad++
-			r.prog.Errorf("%s:%d: %v", r.name, r.line, derr)
-			continue
-		}
-		if verr := e.Validate(); verr != nil {
-			r.Bad++
-			r.prog.Errorf("%s:%d: %v", r.name, r.line, verr)
-			continue
-		}
-		return line, nil
 	}
+}
+
+// NextBuffered is Next over what has already been read: when no whole line
+// is buffered it reads nothing and returns ok false. A follower batching a
+// burst of events stops there instead of waiting for input that may not
+// come (a blank or broken line, or half a line, left in the buffer would
+// otherwise hold back the events before it).
+func (r *Reader) NextBuffered(e *event.Event) (line []byte, ok bool, err error) {
+	for r.wholeLine() {
+		line, err := r.step(e)
+		if line != nil || err != nil {
+			return line, true, err
+		}
+	}
+	return nil, false, nil
+}
+
+// wholeLine reports whether the buffer holds a line up to its newline.
+func (r *Reader) wholeLine() bool {
+	b, _ := r.r.Peek(r.r.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
+}
+
+// step reads one line: the event's line, nil for a line skipped (blank or
+// reported as broken), or the read error.
+func (r *Reader) step(e *event.Event) ([]byte, error) {
+	line, err := r.readLine()
+	if len(line) == 0 && err != nil {
+		return nil, err
+	}
+	r.line++
+	if len(line) == 0 || allSpace(line) {
+		return nil, nil
+	}
+	if derr := event.Decode(line, e); derr != nil {
+		r.Bad++
+		r.prog.Errorf("%s:%d: %v", r.name, r.line, derr)
+		return nil, nil
+	}
+	if verr := e.Validate(); verr != nil {
+		r.Bad++
+		r.prog.Errorf("%s:%d: %v", r.name, r.line, verr)
+		return nil, nil
+	}
+	return line, nil
 }
 
 // Line is the number of the line Next returned last.
