@@ -91,15 +91,16 @@ type options struct {
 
 // folder is one run of ag-fold.
 type folder struct {
-	prog   cli.Program
-	opts   options
-	env    paths.Env
-	now    func() time.Time
-	alive  func(fold.Proc) bool
-	stdout *bufio.Writer
-	out    *cli.Writer
-	filter *evfilter.Filter
-	fold   *fold.Folder
+	prog    cli.Program
+	opts    options
+	env     paths.Env
+	now     func() time.Time
+	alive   func(fold.Proc) bool
+	running commands // which waiting commands already run (answered.go)
+	stdout  *bufio.Writer
+	out     *cli.Writer
+	filter  *evfilter.Filter
+	fold    *fold.Folder
 
 	path      string // state file; "" with --no-state
 	written   uint64 // fold.Changes() when the state file was last written
@@ -117,7 +118,7 @@ func newFolder(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *f
 		prog: cli.Program{Name: "ag-fold", Usage: "[--snapshot] [OPTIONS] < events",
 			Short: "fold agent events into one state per session", Long: long,
 			Stdout: stdout, Stderr: stderr},
-		env: env, now: now, alive: newLiveness(),
+		env: env, now: now, alive: newLiveness(), running: running,
 	}
 	f.stdout = bufio.NewWriterSize(&countWriter{w: stdout, n: &f.wrote}, 64<<10)
 	f.out = cli.NewWriter(f.stdout)
@@ -237,7 +238,8 @@ func stdinData(stdin io.Reader) (io.Reader, bool) {
 }
 
 // settle runs what the end of input or a tick decides: processes that
-// died, grace periods, gone sessions to drop.
+// died, prompts answered (their command runs), grace periods, gone
+// sessions to drop.
 func (f *folder) settle() []event.Event {
 	now := f.now()
 	var out []event.Event
@@ -251,6 +253,7 @@ func (f *folder) settle() []event.Event {
 			e.ID = event.MakeID(event.SrcProc, "down", itoa(p.PID), p.Seen.String())
 			out = append(out, f.fold.Apply(&e)...)
 		}
+		out = append(out, f.answers(context.Background(), now)...)
 	}
 	return append(out, f.fold.Tick(now)...)
 }

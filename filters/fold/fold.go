@@ -148,6 +148,31 @@ type Proc struct {
 	Host string
 }
 
+// Wait is a session waiting for the user to allow a command: its process,
+// and the command (as the state shows it) that runs once allowed.
+type Wait struct {
+	Agent, Session string
+	PID            int
+	Host           string
+	Tool, Text     string
+	Since          time.Time // when the wait began
+}
+
+// Waits lists the sessions waiting on a permission prompt for a command,
+// with a process to look under: the answer shows as the command running
+// before any hook or transcript line says so.
+func (f *Folder) Waits() []Wait {
+	var out []Wait
+	for _, k := range f.keys() {
+		s := f.sessions[k]
+		st := &s.st
+		if st.Status == event.StatusWaiting && st.Attention == event.AttnPermission && st.Text != "" && st.PID > 0 && st.Session != "" {
+			out = append(out, Wait{st.Agent, st.Session, st.PID, st.Host, st.Tool, st.Text, s.waitT})
+		}
+	}
+	return out
+}
+
 // Procs lists the pids of sessions that are not gone.
 func (f *Folder) Procs() []Proc {
 	var out []Proc

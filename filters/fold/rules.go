@@ -112,6 +112,13 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	case event.WaitEnd:
 		if e.Src == event.SrcPane {
 			f.paneIdle(s, e)
+		} else if e.Src == event.SrcProc && e.Reason == event.ReasonBusy {
+			// The command the prompt asked about runs (ag-fold found it
+			// under the agent's process): the prompt was answered. Only
+			// for the wait it was found for.
+			if s.st.Status == event.StatusWaiting && s.st.Text == e.Text && s.st.Tool == e.Tool {
+				f.paneIdle(s, e)
+			}
 		} else if s.st.Status == event.StatusWaiting && s.fresh(e, f.cfg.SameMoment) {
 			s.set(e.T.Time, event.StatusWorking, "", "", "", "")
 			s.assert(e)

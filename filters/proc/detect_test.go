@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -168,5 +169,18 @@ func TestGetenv(t *testing.T) {
 	}
 	if _, ok := Getenv(env, "B"); ok {
 		t.Errorf("B without = found")
+	}
+}
+
+func TestDescendants(t *testing.T) {
+	tab := NewTable([]Proc{{PID: 1}, {PID: 10, PPID: 1}, {PID: 11, PPID: 10}, {PID: 12, PPID: 10}, {PID: 20, PPID: 11}, {PID: 30, PPID: 1}})
+	if got := tab.Descendants(10, 10); !slices.Equal(got, []int{11, 12, 20}) {
+		t.Errorf("Descendants(10) = %v, want [11 12 20] (nearest first)", got)
+	}
+	if got := tab.Descendants(10, 2); !slices.Equal(got, []int{11, 12}) {
+		t.Errorf("Descendants(10, 2) = %v", got)
+	}
+	if got := tab.Descendants(20, 10); len(got) != 0 {
+		t.Errorf("Descendants of a leaf = %v", got)
 	}
 }

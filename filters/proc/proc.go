@@ -69,6 +69,24 @@ func (t *Table) Get(pid int) (*Proc, bool) {
 // Children returns pid's children, lowest pid first.
 func (t *Table) Children(pid int) []int { return t.kids[pid] }
 
+// Descendants returns pid's children, theirs and so on, nearest first, at
+// most max of them.
+func (t *Table) Descendants(pid, max int) []int {
+	var out []int
+	for next := t.kids[pid]; len(next) > 0 && len(out) < max; {
+		var deeper []int
+		for _, c := range next {
+			if len(out) == max {
+				break
+			}
+			out = append(out, c)
+			deeper = append(deeper, t.kids[c]...)
+		}
+		next = deeper
+	}
+	return out
+}
+
 // Foreground returns the process in the foreground of the terminal that pid
 // (a pane's first process) runs on: the leader of the terminal's foreground
 // process group, else the group's oldest member, else pid itself.

@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -51,4 +53,30 @@ func TestCodexLifecycle(t *testing.T) {
 		return false
 	}, "the session idle after /compact")
 	t.Logf("failed: reason %q text %q; /compact: working (tool %q) → idle; statuses %s", f.Reason, f.Text, c[0].Tool, strings.Join(s.History(), " → "))
+}
+
+// TestCodexApprovedRuns: a command approved at Codex's prompt is working as
+// soon as ag-fold finds it running under Codex's process (login pipeline
+// alone), not when its output reaches the rollout at the end.
+func TestCodexApprovedRuns(t *testing.T) {
+	t.Parallel()
+	lw, _ := newCodexWorld(t, "runs", openai.Options{})
+	p, s := lw.p, lw.s
+	slow := filepath.Join(lw.h.Project, "slow.txt")
+	p.Type("RUN: sleep 10 && echo done > slow.txt")
+	w := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)[1]
+	p.WaitText(10*time.Second, CodexPermission)
+	approved := time.Now()
+	p.Keys("Enter")
+	wk := s.Expect(t, 5*time.Second, event.StatusWorking)[0]
+	after := time.Since(approved)
+	if _, err := os.Stat(slow); err == nil {
+		t.Errorf("slow.txt exists %s after the approval: the state waited for the command's end", after)
+	}
+	s.Expect(t, 30*time.Second, event.StatusDone)
+	if b, err := os.ReadFile(slow); err != nil || string(b) != "done\n" {
+		t.Errorf("the approved command did not run: slow.txt: %q, %v", b, err)
+	}
+	t.Logf("waiting on %q (pid %d); working %s after the key (tool %q); statuses %s",
+		w.Text, w.PID, after.Round(time.Millisecond), wk.Tool, strings.Join(s.History(), " → "))
 }

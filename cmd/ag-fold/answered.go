@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/fold"
+	"github.com/agwatch/ag/filters/proc"
+)
+
+// No hook says that a permission prompt was answered: Claude's PostToolUse
+// and Codex's command output come when the command has finished, so an
+// approved command that runs for minutes would read as waiting for the
+// user all along. What does show at once is the command itself, running
+// under the agent's process. Every --check, for each session waiting to
+// run a command, ag-fold looks there (only then: the process table is read
+// only while some session waits) and folds a wait.end (src proc, reason
+// busy) when it finds it.
+
+// maxDescendants bounds how much of an agent's process tree is looked at.
+const maxDescendants = 64
+
+// commands finds which of the waits' commands already run: the keys of
+// the waits answered.
+type commands func(ctx context.Context, waits []fold.Wait) map[int]bool
+
+// answers folds a wait.end for every wait whose command runs.
+func (f *folder) answers(ctx context.Context, now time.Time) []event.Event {
+	var waits []fold.Wait
+	for _, w := range f.fold.Waits() {
+		if local(fold.Proc{PID: w.PID, Host: w.Host}) && needle(w.Text) != "" {
+			waits = append(waits, w)
+		}
+	}
+	if len(waits) == 0 {
+		return nil
+	}
+	var out []event.Event
+	for i := range f.running(ctx, waits) {
+		w := waits[i]
+		e := event.New(event.WaitEnd, now, w.Agent, w.Session)
+		e.Src, e.Reason, e.PID, e.Tool, e.Text = event.SrcProc, event.ReasonBusy, w.PID, w.Tool, w.Text
+		e.ID = event.MakeID(event.SrcProc, "answered", w.Agent, w.Session, w.Since.String(), w.Text)
+		out = append(out, f.fold.Apply(&e)...)
+	}
+	return out
+}
+
+// running looks for each wait's command among its agent's descendants,
+// started since the wait began (an older copy of the same command, a dev
+// server left running, answers nothing).
+func running(ctx context.Context, waits []fold.Wait) map[int]bool {
+	tab, err := proc.Snapshot(ctx)
+	if err != nil {
+		return nil
+	}
+	sys := proc.System{Ctx: ctx}
+	found := map[int]bool{}
+	for i, w := range waits {
+		n := needle(w.Text)
+		for _, pid := range tab.Descendants(w.PID, maxDescendants) {
+			if !strings.Contains(strings.Join(sys.Argv(pid), " "), n) {
+				continue
+			}
+			if t := sys.Started(pid); !t.IsZero() && t.Before(w.Since.Add(-reuseSlack)) {
+				continue
+			}
+			found[i] = true
+			break
+		}
+	}
+	return found
+}
+
+// needle is the part of a command that shows unchanged in the command
+// line of the process running it: its first line, up to the first
+// character a shell or the agent's own quoting may rewrite; "" when that
+// is too short to tell one command from another (a command that short
+// rarely runs long enough to matter).
+func needle(cmd string) string {
+	cmd = strings.TrimSuffix(cmd, "…")
+	if i := strings.IndexAny(cmd, "\n'\"\\$`"); i >= 0 {
+		cmd = cmd[:i]
+	}
+	cmd = strings.TrimSpace(cmd)
+	if len(cmd) < 8 {
+		return ""
+	}
+	return cmd
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+// TestAnswered runs real processes: the test process stands for the agent,
+// a permission prompt for a command is folded, and ag-fold (checking every
+// 20 ms) must keep it waiting while only an older copy of the command runs
+// under the agent, and see it answered once the command starts.
+func TestAnswered(t *testing.T) {
+	cmd := fmt.Sprintf("sleep 30 && echo ag-answered-%d", os.Getpid())
+	start := func() *exec.Cmd {
+		c := exec.Command("sh", "-c", cmd)
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		return c
+	}
+	start() // a copy started before the prompt (a server left running) is no answer
+	time.Sleep(1200 * time.Millisecond)
+
+	pr, pw := io.Pipe()
+	var stdout, stderr lockedBuffer
+	dir := t.TempDir()
+	f := newFolder(&stdout, &stderr, func(k string) string { return map[string]string{"AG_DIR": dir}[k] }, time.Now)
+	done := make(chan int)
+	go func() { done <- f.main(context.Background(), []string{"--check", "20ms"}, pr) }()
+	ev := func(kind string, set func(*event.Event)) {
+		e := event.New(kind, time.Now(), "claude", "s1")
+		e.Src, e.PID, e.ID = event.SrcHook, os.Getpid(), kind
+		set(&e)
+		io.WriteString(pw, string(event.Marshal(&e)))
+	}
+	ev(event.TurnStart, func(*event.Event) {})
+	time.Sleep(time.Second) // the wait begins after the old copy's start, slack included
+	ev(event.Wait, func(e *event.Event) { e.Attention, e.Tool, e.Text = event.AttnPermission, "Bash", cmd })
+	waitFor := func(what string, ok func(string) bool) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for !ok(stdout.String()) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %s within 5s; stdout:\n%s\nstderr:\n%s", what, stdout.String(), stderr.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor("waiting state", func(s string) bool { return strings.Contains(s, `"status":"waiting"`) })
+	time.Sleep(300 * time.Millisecond) // many checks
+	if strings.Contains(stdout.String()[strings.LastIndex(stdout.String(), `"status":"waiting"`):], `"status":"working"`) {
+		t.Fatalf("answered by the old copy:\n%s", stdout.String())
+	}
+	start()
+	waitFor("working state with the command", func(s string) bool {
+		i := strings.LastIndex(s, `"status":"waiting"`)
+		return i >= 0 && strings.Contains(s[i:], `"status":"working","tool":"Bash","text":"`+cmd)
+	})
+	pw.Close()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d; stderr %s", code, stderr.String())
+	}
+}
+
+func TestNeedle(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		{"sleep 8 && echo done > slow.txt", "sleep 8 && echo done > slow.txt"},
+		{`npm test -- --grep "the parser"`, "npm test -- --grep"},
+		{"go test ./... 2>&1 | tail -20", "go test ./... 2>&1 | tail -20"},
+		{"make e2e\nmake bench", "make e2e"},
+		{"ls -la", ""},
+		{`echo "hi"`, ""},
+		{"pytest -x tests/test_long…", "pytest -x tests/test_long"},
+	} {
+		if got := needle(tc.cmd); got != tc.want {
+			t.Errorf("needle(%q) = %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
