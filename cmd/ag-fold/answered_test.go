@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/fold"
 )
 
 // TestAnswered runs real processes: the test process stands for the agent,
@@ -84,5 +85,14 @@ func TestNeedle(t *testing.T) {
 		if got := needle(tc.cmd); got != tc.want {
 			t.Errorf("needle(%q) = %q, want %q", tc.cmd, got, tc.want)
 		}
+	}
+}
+
+// BenchmarkRunning is what one --check costs while a session waits: the
+// whole process table read, the agent's descendants' command lines.
+func BenchmarkRunning(b *testing.B) {
+	waits := []fold.Wait{{Agent: "claude", Session: "s1", PID: os.Getpid(), Tool: "Bash", Text: "sleep 30 && echo never-running", Since: time.Now()}}
+	for b.Loop() {
+		running(context.Background(), waits)
 	}
 }
