@@ -52,15 +52,24 @@ func (f *folder) answers(ctx context.Context, now time.Time) []event.Event {
 // started since the wait began (an older copy of the same command, a dev
 // server left running, answers nothing).
 func running(ctx context.Context, waits []fold.Wait) map[int]bool {
-	tab, err := proc.Snapshot(ctx)
-	if err != nil {
-		return nil
+	var tab *proc.Table // read only where the kernel keeps no child lists
+	descendants := func(pid int) []int {
+		if kids, ok := childLists(pid); ok {
+			return kids
+		}
+		if tab == nil {
+			var err error
+			if tab, err = proc.Snapshot(ctx); err != nil {
+				return nil
+			}
+		}
+		return tab.Descendants(pid, maxDescendants)
 	}
 	sys := proc.System{Ctx: ctx}
 	found := map[int]bool{}
 	for i, w := range waits {
 		n := needle(w.Text)
-		for _, pid := range tab.Descendants(w.PID, maxDescendants) {
+		for _, pid := range descendants(w.PID) {
 			if !strings.Contains(strings.Join(sys.Argv(pid), " "), n) {
 				continue
 			}
@@ -72,6 +81,34 @@ func running(ctx context.Context, waits []fold.Wait) map[int]bool {
 		}
 	}
 	return found
+}
+
+// childLists is descendantsOf; the tests take the table's path with it.
+var childLists = descendantsOf
+
+// descendantsOf walks pid's children lists (proc.Children), nearest
+// first; ok false where the kernel keeps none.
+func descendantsOf(pid int) (out []int, ok bool) {
+	next := []int{pid}
+	for len(next) > 0 && len(out) < maxDescendants {
+		var deeper []int
+		for _, p := range next {
+			kids, ok := proc.Children(p)
+			if !ok {
+				if p == pid {
+					return nil, false
+				}
+				continue // gone since
+			}
+			deeper = append(deeper, kids...)
+		}
+		out = append(out, deeper...)
+		next = deeper
+	}
+	if len(out) > maxDescendants {
+		out = out[:maxDescendants]
+	}
+	return out, true
 }
 
 // needle is the part of a command that shows unchanged in the command

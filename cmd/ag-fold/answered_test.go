@@ -19,7 +19,16 @@ import (
 // 20 ms) must keep it waiting while only an older copy of the command runs
 // under the agent, and see it answered once the command starts.
 func TestAnswered(t *testing.T) {
-	cmd := fmt.Sprintf("sleep 30 && echo ag-answered-%d", os.Getpid())
+	t.Run("child lists", func(t *testing.T) { testAnswered(t, "lists") })
+	t.Run("process table", func(t *testing.T) {
+		defer func(old func(int) ([]int, bool)) { childLists = old }(childLists)
+		childLists = func(int) ([]int, bool) { return nil, false } // a kernel without them
+		testAnswered(t, "table")
+	})
+}
+
+func testAnswered(t *testing.T, name string) {
+	cmd := fmt.Sprintf("sleep 30 && echo ag-answered-%s-%d", name, os.Getpid())
 	start := func() *exec.Cmd {
 		c := exec.Command("sh", "-c", cmd)
 		if err := c.Start(); err != nil {

@@ -94,3 +94,35 @@ func ParseStat(b []byte) (Proc, error) {
 	}
 	return p, nil
 }
+
+// Children lists pid's children from /proc/PID/task/*/children: a few small
+// reads where the whole table is hundreds (a process's children are listed
+// under the thread that forked them). ok is false where the kernel does not
+// keep the lists (CONFIG_PROC_CHILDREN): read the table then.
+func Children(pid int) (kids []int, ok bool) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, false
+	}
+	tasks, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return nil, false
+	}
+	for _, tid := range tasks {
+		b, err := os.ReadFile(dir + tid + "/children")
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil, false
+			}
+			continue // the thread ended since the listing
+		}
+		for _, f := range bytes.Fields(b) {
+			if c, err := strconv.Atoi(string(f)); err == nil {
+				kids = append(kids, c)
+			}
+		}
+	}
+	return kids, true
+}

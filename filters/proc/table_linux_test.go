@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +101,23 @@ func BenchmarkSnapshot(b *testing.B) {
 		if _, err := Snapshot(context.Background()); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestChildren(t *testing.T) {
+	c := exec.Command("sleep", "5")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { c.Process.Kill(); c.Wait() }()
+	kids, ok := Children(os.Getpid())
+	if !ok {
+		t.Skip("this kernel keeps no /proc/PID/task/*/children")
+	}
+	if !slices.Contains(kids, c.Process.Pid) {
+		t.Errorf("Children(%d) = %v, want it to hold %d", os.Getpid(), kids, c.Process.Pid)
+	}
+	if _, ok := Children(1 << 30); ok {
+		t.Error("Children of no process: ok")
 	}
 }

@@ -15,3 +15,6 @@ func readAll(ctx context.Context) ([]Proc, error) {
 func Stat(pid int) (Proc, error) {
 	return Proc{}, errors.New("process table: not supported on this system")
 }
+
+// Children is not known without the whole table here.
+func Children(pid int) ([]int, bool) { return nil, false }
