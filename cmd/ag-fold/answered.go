@@ -15,15 +15,13 @@ import (
 // approved command that runs for minutes would read as waiting for the
 // user all along. What does show at once is the command itself, running
 // under the agent's process. Every --check, for each session waiting to
-// run a command, ag-fold looks there (only then: the process table is read
-// only while some session waits) and folds a wait.end (src proc, reason
-// busy) when it finds it.
+// run a command (and only then), ag-fold looks among the agent's
+// descendants and folds a wait.end (src proc, reason busy) when it finds it.
 
 // maxDescendants bounds how much of an agent's process tree is looked at.
 const maxDescendants = 64
 
-// commands finds which of the waits' commands already run: the keys of
-// the waits answered.
+// commands finds which of the waits' commands already run, by index.
 type commands func(ctx context.Context, waits []fold.Wait) map[int]bool
 
 // answers folds a wait.end for every wait whose command runs.
@@ -38,8 +36,11 @@ func (f *folder) answers(ctx context.Context, now time.Time) []event.Event {
 		return nil
 	}
 	var out []event.Event
-	for i := range f.running(ctx, waits) {
-		w := waits[i]
+	found := f.running(ctx, waits)
+	for i, w := range waits {
+		if !found[i] {
+			continue
+		}
 		e := event.New(event.WaitEnd, now, w.Agent, w.Session)
 		e.Src, e.Reason, e.PID, e.Tool, e.Text = event.SrcProc, event.ReasonBusy, w.PID, w.Tool, w.Text
 		e.ID = event.MakeID(event.SrcProc, "answered", w.Agent, w.Session, w.Since.String(), w.Text)
