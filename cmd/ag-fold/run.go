@@ -32,15 +32,19 @@ limits), so a reader never needs the events before it.
 
 Which source wins: an observation older than the one that set the current
 status does not change it, and at the same moment a hook outranks the
-transcript. Sub-agent events never end the session's wait or turn. The pane
+transcript. Sub-agent events never end the session's wait or turn, but a
+sub-agent's prompt is the session's wait. A compaction typed at the prompt
+(/compact) ends idle. When an agent whose process runs one session at a
+time speaks for a new session, the one it ran before is gone. The pane
 may raise a session to waiting and relabel a hook's permission wait as a
 question or plan; it ends a wait when it shows the agent at work after the
 prompt (answered), and lowers a hook's wait to idle only when it shows the
 idle composer and the wait is older than --grace. The idle composer also
 lowers a working session with nothing in flight to idle when nothing else
-is heard for 5 s (Escape before Claude's first output writes nothing). A transcript tool.end newer
-than a wait ends it (Codex approvals resolve with no hook). Interrupt
-returns to idle; turn.end with pending background agents stays working.
+is heard for 5 s (Escape before Claude's first output writes nothing). A
+transcript tool.end newer than a wait ends it (Codex approvals resolve
+with no hook). Interrupt returns to idle; turn.end with pending background
+agents stays working.
 A session that never learnt its process (no pane, no pid: Codex's shared
 background server runs hooks with no terminal) takes the pane of the one
 pane-only sighting (ag-detect) of its agent in its directory, when exactly
@@ -51,6 +55,9 @@ replaced atomically after each burst of input, at most every --debounce,
 and at the end. Gone sessions stay in it for --keep-gone. While stdin is
 open, every --check the sessions' processes are checked (kill 0, and on
 Linux the process start time against pid reuse); dead ones become gone.
+A session waiting on a prompt to run a command is working again as soon
+as that command is found running under its agent's process (no hook says
+so before the command ends).
 At the end of input the check and the time-driven rules run once more.
 
 Input events are not passed through unless --pass is given. Malformed lines
