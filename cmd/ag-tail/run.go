@@ -24,8 +24,9 @@ $CLAUDE_CONFIG_DIR and ~/.config/claude, and sub-agent files
 <session>/subagents/agent-*.jsonl), and writes ag events on stdout.
 
 Spool events pass through as they are. Transcript lines become turn.start
-(real prompts only), tool.start, tool.end, turn.end, interrupt and meter
-events (src "log"). A response written as several lines counts once, also
+(real prompts only), tool.start, tool.end, turn.end, turn.fail (a request
+that failed for good), interrupt and meter events (src "log"; a meter with
+a context size and nothing counted declares the window after /model). A response written as several lines counts once, also
 when the same response appears in two files (the first file in path order
 keeps it, as ccusage counts it).
 
