@@ -21,7 +21,9 @@ const long = `ag-tail reads the spool that ag-hook appends to (spool.ndjson.1, t
 spool.ndjson, in the state dir) and the transcripts of every agent that
 writes them (Claude Code: ~/.claude/projects/*/*.jsonl, the same under
 $CLAUDE_CONFIG_DIR and ~/.config/claude, and sub-agent files
-<session>/subagents/agent-*.jsonl), and writes ag events on stdout.
+<session>/subagents/agent-*.jsonl; Codex: rollouts under
+$CODEX_HOME/sessions, else ~/.codex/sessions), and writes ag events on
+stdout.
 
 Spool events pass through as they are. Transcript lines become turn.start
 (real prompts only), tool.start, tool.end, turn.end, turn.fail (a request
