@@ -40,44 +40,28 @@ func testAnswered(t *testing.T, name string) {
 	start() // a copy started before the prompt (a server left running) is no answer
 	time.Sleep(1200 * time.Millisecond)
 
-	pr, pw := io.Pipe()
-	var stdout, stderr lockedBuffer
-	dir := t.TempDir()
-	f := newFolder(&stdout, &stderr, func(k string) string { return map[string]string{"AG_DIR": dir}[k] }, time.Now)
-	done := make(chan int)
-	go func() { done <- f.main(context.Background(), []string{"--check", "20ms"}, pr) }()
+	fl := follow(t, nil, "--check", "20ms")
 	ev := func(kind string, set func(*event.Event)) {
 		e := event.New(kind, time.Now(), "claude", "s1")
 		e.Src, e.PID, e.ID = event.SrcHook, os.Getpid(), kind
 		set(&e)
-		io.WriteString(pw, string(event.Marshal(&e)))
+		io.WriteString(fl.in, string(event.Marshal(&e)))
 	}
 	ev(event.TurnStart, func(*event.Event) {})
 	time.Sleep(time.Second) // the wait begins after the old copy's start, slack included
 	ev(event.Wait, func(e *event.Event) { e.Attention, e.Tool, e.Text = event.AttnPermission, "Bash", cmd })
-	waitFor := func(what string, ok func(string) bool) {
-		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for !ok(stdout.String()) {
-			if time.Now().After(deadline) {
-				t.Fatalf("no %s within 5s; stdout:\n%s\nstderr:\n%s", what, stdout.String(), stderr.String())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	waitFor("waiting state", func(s string) bool { return strings.Contains(s, `"status":"waiting"`) })
+	fl.waitOut(t, "waiting state", 5*time.Second, func(s string) bool { return strings.Contains(s, `"status":"waiting"`) })
 	time.Sleep(300 * time.Millisecond) // many checks
-	if strings.Contains(stdout.String()[strings.LastIndex(stdout.String(), `"status":"waiting"`):], `"status":"working"`) {
-		t.Fatalf("answered by the old copy:\n%s", stdout.String())
+	if out := fl.stdout.String(); strings.Contains(out[strings.LastIndex(out, `"status":"waiting"`):], `"status":"working"`) {
+		t.Fatalf("answered by the old copy:\n%s", out)
 	}
 	start()
-	waitFor("working state with the command", func(s string) bool {
+	fl.waitOut(t, "working state with the command", 5*time.Second, func(s string) bool {
 		i := strings.LastIndex(s, `"status":"waiting"`)
 		return i >= 0 && strings.Contains(s[i:], `"status":"working","tool":"Bash","text":"`+cmd)
 	})
-	pw.Close()
-	if code := <-done; code != 0 {
-		t.Errorf("exit %d; stderr %s", code, stderr.String())
+	if code := fl.close(); code != 0 {
+		t.Errorf("exit %d; stderr %s", code, fl.stderr.String())
 	}
 }
 

@@ -76,6 +76,46 @@ func runFold(t *testing.T, dir string, stdin io.Reader, alive func(fold.Proc) bo
 	return r
 }
 
+// follower is ag-fold following a pipe, as in the login pipeline, in this
+// process: what it writes, and its exit code once the pipe is closed.
+type follower struct {
+	dir            string // its $AG_DIR
+	in             *io.PipeWriter
+	stdout, stderr lockedBuffer
+	done           chan int
+}
+
+// follow starts ag-fold with args; setup may swap the folder's checks first.
+func follow(t *testing.T, setup func(*folder), args ...string) *follower {
+	t.Helper()
+	pr, pw := io.Pipe()
+	fl := &follower{dir: t.TempDir(), in: pw, done: make(chan int)}
+	f := newFolder(&fl.stdout, &fl.stderr, func(k string) string { return map[string]string{"AG_DIR": fl.dir}[k] }, time.Now)
+	if setup != nil {
+		setup(f)
+	}
+	go func() { fl.done <- f.main(context.Background(), args, pr) }()
+	return fl
+}
+
+// waitOut waits until ok holds for all ag-fold wrote, failing after within.
+func (fl *follower) waitOut(t *testing.T, what string, within time.Duration, ok func(string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !ok(fl.stdout.String()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s within %s; stdout:\n%s\nstderr:\n%s", what, within, fl.stdout.String(), fl.stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// close ends the input and returns ag-fold's exit code.
+func (fl *follower) close() int {
+	fl.in.Close()
+	return <-fl.done
+}
+
 func TestFollow(t *testing.T) {
 	in := line("turn.start", "hook", "01.000", `,"run":"p1","pane":"%1","text":"hi"`) +
 		"not json\n" +
@@ -117,22 +157,12 @@ func TestPassAndNoState(t *testing.T) {
 // TestDeadProcess: while stdin stays open, the check finds the dead pid and
 // the session turns gone; the live one stays.
 func TestDeadProcess(t *testing.T) {
-	pr, pw := io.Pipe()
-	var stdout, stderr lockedBuffer
-	dir := t.TempDir()
-	f := newFolder(&stdout, &stderr, func(k string) string { return map[string]string{"AG_DIR": dir}[k] }, time.Now)
-	f.alive = func(p fold.Proc) bool { return p.PID != 2147000001 }
-	done := make(chan int)
-	go func() { done <- f.main(context.Background(), []string{"--check", "20ms"}, pr) }()
-	io.WriteString(pw, line("session.start", "hook", "01.000", `,"pid":2147000001`))
-	io.WriteString(pw, sline("s2", "session.start", "hook", "01.000", `,"pid":1`))
+	fl := follow(t, func(f *folder) { f.alive = func(p fold.Proc) bool { return p.PID != 2147000001 } }, "--check", "20ms")
+	dir := fl.dir
+	io.WriteString(fl.in, line("session.start", "hook", "01.000", `,"pid":2147000001`))
+	io.WriteString(fl.in, sline("s2", "session.start", "hook", "01.000", `,"pid":1`))
 	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(stdout.String(), `"status":"gone"`) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no gone state within 5s; stdout:\n%s", stdout.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	fl.waitOut(t, "gone state", 5*time.Second, func(s string) bool { return strings.Contains(s, `"status":"gone"`) })
 	// the state file follows without waiting for the end of input
 	for {
 		saved, _ := state.Read(filepath.Join(dir, "state.json"))
@@ -144,11 +174,10 @@ func TestDeadProcess(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	pw.Close()
-	if code := <-done; code != 0 {
-		t.Errorf("exit %d; stderr %s", code, stderr.String())
+	if code := fl.close(); code != 0 {
+		t.Errorf("exit %d; stderr %s", code, fl.stderr.String())
 	}
-	if n := strings.Count(stdout.String(), `"status":"gone"`); n != 1 {
+	if n := strings.Count(fl.stdout.String(), `"status":"gone"`); n != 1 {
 		t.Errorf("%d gone states, want 1 (a dead process is reported once)", n)
 	}
 }
@@ -263,21 +292,9 @@ func TestStateFileFollows(t *testing.T) {
 // for more input.
 func TestNoStallOnBlankOrHalfLine(t *testing.T) {
 	for _, tail := range []string{"\n", "\n\n  \n", "not json\n", `{"v":1,"t":"2026-05-01T12:00:0`} {
-		pr, pw := io.Pipe()
-		var stdout, stderr lockedBuffer
-		dir := t.TempDir()
-		f := newFolder(&stdout, &stderr, func(k string) string { return map[string]string{"AG_DIR": dir}[k] }, time.Now)
-		done := make(chan int)
-		go func() { done <- f.main(context.Background(), []string{"--check", "0"}, pr) }()
-		io.WriteString(pw, line("turn.start", "hook", "01.000", "")+tail)
-		deadline := time.Now().Add(2 * time.Second)
-		for !strings.Contains(stdout.String(), `"status":"working"`) {
-			if time.Now().After(deadline) {
-				t.Fatalf("after %q: no state within 2s; stdout %q stderr %q", tail, stdout.String(), stderr.String())
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		pw.Close()
-		<-done
+		fl := follow(t, nil, "--check", "0")
+		io.WriteString(fl.in, line("turn.start", "hook", "01.000", "")+tail)
+		fl.waitOut(t, fmt.Sprintf("state after %q", tail), 2*time.Second, func(s string) bool { return strings.Contains(s, `"status":"working"`) })
+		fl.close()
 	}
 }

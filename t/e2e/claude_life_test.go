@@ -4,8 +4,6 @@ package e2e
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -197,29 +195,5 @@ func TestClaudeLifecycle(t *testing.T) {
 func TestClaudeApprovedRuns(t *testing.T) {
 	t.Parallel()
 	lw, _ := newClaudeWorld(t, "runs")
-	p, s := lw.p, lw.s
-	const took = 10 * time.Second
-	slow := filepath.Join(lw.h.Project, "slow.txt")
-	p.Type("RUN: sleep 10 && echo done > slow.txt")
-	st := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)
-	if w := st[1]; w.Attention != event.AttnPermission || w.Tool != "Bash" {
-		t.Errorf("waiting state: attention %q tool %q, want permission, Bash", w.Attention, w.Tool)
-	}
-	p.WaitText(10*time.Second, ClaudePermission)
-	approved := time.Now()
-	p.Keys("1")
-	wk := s.Expect(t, took/2, event.StatusWorking)[0]
-	after := time.Since(approved)
-	if _, err := os.Stat(slow); err == nil {
-		t.Errorf("slow.txt exists %s after the approval: the state waited for the command's end", after)
-	}
-	if wk.Tool != "Bash" || !strings.Contains(wk.Text, "sleep 10") {
-		t.Errorf("working state: tool %q text %q, want Bash and the command", wk.Tool, wk.Text)
-	}
-	s.Expect(t, 30*time.Second, event.StatusDone)
-	if b, err := os.ReadFile(slow); err != nil || string(b) != "done\n" {
-		t.Errorf("the approved command did not run: slow.txt: %q, %v", b, err)
-	}
-	t.Logf("approved: working %s after the key (the command takes %s); statuses %s",
-		after.Round(time.Millisecond), took, strings.Join(s.History(), " → "))
+	approvedLong(t, lw.p, lw.s, lw.h.Project, "1", func() { lw.p.WaitText(10*time.Second, ClaudePermission) })
 }

@@ -3,8 +3,6 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -61,22 +59,5 @@ func TestCodexLifecycle(t *testing.T) {
 func TestCodexApprovedRuns(t *testing.T) {
 	t.Parallel()
 	lw, _ := newCodexWorld(t, "runs", openai.Options{})
-	p, s := lw.p, lw.s
-	slow := filepath.Join(lw.h.Project, "slow.txt")
-	p.Type("RUN: sleep 10 && echo done > slow.txt")
-	w := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)[1]
-	p.WaitText(10*time.Second, CodexPermission)
-	approved := time.Now()
-	p.Keys("Enter")
-	wk := s.Expect(t, 5*time.Second, event.StatusWorking)[0]
-	after := time.Since(approved)
-	if _, err := os.Stat(slow); err == nil {
-		t.Errorf("slow.txt exists %s after the approval: the state waited for the command's end", after)
-	}
-	s.Expect(t, 30*time.Second, event.StatusDone)
-	if b, err := os.ReadFile(slow); err != nil || string(b) != "done\n" {
-		t.Errorf("the approved command did not run: slow.txt: %q, %v", b, err)
-	}
-	t.Logf("waiting on %q (pid %d); working %s after the key (tool %q); statuses %s",
-		w.Text, w.PID, after.Round(time.Millisecond), wk.Tool, strings.Join(s.History(), " → "))
+	approvedLong(t, lw.p, lw.s, lw.h.Project, "Enter", func() { lw.p.WaitText(10*time.Second, CodexPermission) })
 }

@@ -3,9 +3,13 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
 	"github.com/agwatch/ag/t/fakeapi/anthropic"
@@ -59,4 +63,38 @@ func (w *loginWorld) start(agent string, pane func() *Pane) {
 	w.tm = w.h.StartTmux()
 	w.p = pane()
 	w.s = w.pl.Out.Session(agent, "")
+}
+
+// approvedLong has the agent in p run a command that needs approval and
+// takes 8 s, presses key once ready() returns (the prompt on screen, and
+// whatever else must have been seen first), and checks the session works
+// on the command long before it ends — no hook says so until then — and
+// is done once it ran. It returns how long after the key working came.
+func approvedLong(t *testing.T, p *Pane, s *Session, project, key string, ready func()) time.Duration {
+	t.Helper()
+	const took = 8 * time.Second
+	slow := filepath.Join(project, "slow.txt")
+	p.Type("RUN: sleep 8 && echo done > slow.txt")
+	st := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)
+	if w := st[1]; w.Attention != event.AttnPermission || w.Tool != "Bash" {
+		t.Errorf("waiting state: attention %q tool %q, want permission, Bash", w.Attention, w.Tool)
+	}
+	ready()
+	approved := time.Now()
+	p.Keys(key)
+	wk := s.Expect(t, took/2, event.StatusWorking)[0]
+	after := time.Since(approved)
+	if _, err := os.Stat(slow); err == nil {
+		t.Errorf("slow.txt exists %s after the approval: the state waited for the command's end", after)
+	}
+	if wk.Tool != "Bash" || !strings.Contains(wk.Text, "sleep 8") {
+		t.Errorf("working state: tool %q text %q, want Bash and the command", wk.Tool, wk.Text)
+	}
+	s.Expect(t, 30*time.Second, event.StatusDone)
+	if b, err := os.ReadFile(slow); err != nil || string(b) != "done\n" {
+		t.Errorf("the approved command did not run: slow.txt: %q, %v", b, err)
+	}
+	t.Logf("approved: working %s after the key (the command takes %s); statuses %s",
+		after.Round(time.Millisecond), took, strings.Join(s.History(), " → "))
+	return after
 }
