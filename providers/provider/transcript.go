@@ -89,3 +89,49 @@ type TranscriptDrainer interface {
 	TranscriptParser
 	Drain(emit func(*event.Event))
 }
+
+// WholeFileParser is a TranscriptParser for a transcript the agent
+// rewrites whole, in place or by renaming a new copy over it (Gemini CLI's
+// older chats/session-*.json: one JSON document, messages[] growing). A
+// reader never hands it lines: it hands the whole file each time the file
+// changed (ParseWhole), and keeps the same parser when a new copy replaces
+// the file, because the parser — not the reader — knows what is new. The
+// parser emits only what it has not emitted before (messages are upserted
+// by id), so a rewrite that changes nothing emits nothing. Reset still
+// means "forget everything": the file is a different conversation.
+type WholeFileParser interface {
+	TranscriptParser
+	ParseWhole(data []byte, emit func(*event.Event)) error
+}
+
+// MaxWholeFile bounds what a reader hands to ParseWhole; a larger file is
+// reported once and skipped until it shrinks.
+const MaxWholeFile = 64 << 20
+
+// Stores is a provider whose agent keeps its sessions in a database rather
+// than in transcripts (OpenCode's SQLite opencode.db). ag-tail reads each
+// store once with --once, and with --follow again whenever one of its
+// files changes (the database and its write-ahead log), and on a slow
+// timer in case a change went unnoticed.
+type Stores interface {
+	Provider
+	// StorePaths are the database files given the environment; they may
+	// not exist yet (a follower waits for them to appear).
+	StorePaths(env Env) []string
+	// NewStoreReader opens nothing yet: the first Read does.
+	NewStoreReader(path string) StoreReader
+}
+
+// StoreReader reads one store. It must never block or slow the agent's
+// writers (read-only, no locks held between reads).
+type StoreReader interface {
+	// Read emits, in order, every event recorded since the last Read (all
+	// of them the first time). A store that does not exist (yet) is no
+	// error: Read returns nil and tries again next time.
+	Read(emit func(*event.Event)) error
+	// Watch lists the files whose change means new data: the database and
+	// its -wal (and -shm) files.
+	Watch() []string
+	// Close releases the database.
+	Close() error
+}
