@@ -130,6 +130,9 @@ func (f *Folder) fold(s *session, e *event.Event) {
 		if e.Src == event.SrcLog && e.Pending == 0 && s.st.Pending > 0 && (e.Run == "" || e.Run == s.st.Run) {
 			return
 		}
+		if s.endsBadly(e, f.cfg.SameMoment) {
+			return
+		}
 		if s.fresh(e, f.cfg.SameMoment) && sameRun(s, e) {
 			if e.Pending > 0 {
 				s.set(e.T.Time, event.StatusWorking, "", "", "", backgroundText(e.Pending))
