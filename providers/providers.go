@@ -3,6 +3,7 @@
 package providers
 
 import (
+	"github.com/agwatch/ag/providers/antigravity"
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
 	"github.com/agwatch/ag/providers/gemini"
@@ -15,6 +16,7 @@ func All() []provider.Provider {
 		claude.New(),
 		codex.New(),
 		gemini.New(),
+		antigravity.New(),
 	}
 }
 

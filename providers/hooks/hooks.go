@@ -8,6 +8,7 @@ package hooks
 
 import (
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/antigravity/agyhook"
 	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/codex/codexhook"
 	"github.com/agwatch/ag/providers/gemini/geminihook"
@@ -43,6 +44,7 @@ func All() []Mapper {
 		claudehook.Mapper{},
 		codexhook.Mapper{},
 		geminihook.Mapper{},
+		agyhook.Mapper{},
 	}
 }
 
