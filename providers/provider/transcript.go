@@ -98,7 +98,10 @@ type TranscriptDrainer interface {
 // the file, because the parser — not the reader — knows what is new. The
 // parser emits only what it has not emitted before (messages are upserted
 // by id), so a rewrite that changes nothing emits nothing. Reset still
-// means "forget everything": the file is a different conversation.
+// means "forget everything": the file is a different conversation. data is
+// the reader's buffer, valid only during the call. A reader that catches
+// a file half rewritten (the parse fails) tries again shortly and reports
+// the error only if the file stays that way.
 type WholeFileParser interface {
 	TranscriptParser
 	ParseWhole(data []byte, emit func(*event.Event)) error
