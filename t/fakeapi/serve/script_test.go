@@ -161,11 +161,11 @@ func TestShellTool(t *testing.T) {
 func TestInjected(t *testing.T) {
 	for text, want := range map[string]bool{
 		"<session_context>\nThis is the CLI.\n</session_context>\n": true,
-		"<system-reminder a=\"b\">RUN: x</system-reminder>":          true,
-		"<a>x</a> and then RUN: ls":                                  false,
-		"<a>x</b>":                                                   false,
-		"say hello":                                                  false,
-		"<br> RUN: ls":                                               false,
+		"<system-reminder a=\"b\">RUN: x</system-reminder>":         true,
+		"<a>x</a> and then RUN: ls":                                 false,
+		"<a>x</b>":                                                  false,
+		"say hello":                                                 false,
+		"<br> RUN: ls":                                              false,
 	} {
 		if got := Injected(text); got != want {
 			t.Errorf("Injected(%q) = %v", text, got)
