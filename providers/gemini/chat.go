@@ -51,12 +51,19 @@ type Chat struct {
 	end     *event.Event        // an answer's turn.end, until nothing follows it
 	endMsg  string              // the message the held end is for
 	whole   bool                // a whole-file chat: every message is the file's own
+	order   []msgAt             // messages in the order first seen (whole-file chats: for checkpoints)
+	before  time.Time           // restored: messages older than this were all emitted
+}
+
+type msgAt struct {
+	id string
+	t  time.Time
 }
 
 // msgSeen is what was emitted for one message.
 type msgSeen struct {
-	tokens bool
-	tools  map[string]bool // tool call id → its end emitted
+	Tokens bool            `json:"tokens,omitempty"`
+	Tools  map[string]bool `json:"tools,omitempty"` // tool call id → its end emitted
 }
 
 // NewChat starts a parser for the chat at path.
@@ -181,7 +188,7 @@ func (c *Chat) history(msgs []record, emit func(*event.Event)) {
 	for i := range msgs {
 		m := &msgs[i]
 		if m.ID != "" && c.seen[m.ID] == nil {
-			c.seen[m.ID] = &msgSeen{tokens: true, tools: toolsDone(m.ToolCalls)}
+			c.seen[m.ID] = &msgSeen{Tokens: true, Tools: toolsDone(m.ToolCalls)}
 		}
 		if t, err := time.Parse(time.RFC3339Nano, m.Timestamp); err == nil && t.After(newest) {
 			newest = t
@@ -219,8 +226,14 @@ func (c *Chat) message(r *record, emit func(*event.Event)) error {
 	ms := c.seen[r.ID]
 	fresh := ms == nil
 	if fresh {
-		ms = &msgSeen{tools: map[string]bool{}}
+		if t.Before(c.before) {
+			return nil // emitted before a restart
+		}
+		ms = &msgSeen{Tools: map[string]bool{}}
 		c.seen[r.ID] = ms
+		if c.whole {
+			c.order = append(c.order, msgAt{r.ID, t})
+		}
 	}
 	switch r.Type {
 	case "user":
@@ -314,8 +327,8 @@ func (c *Chat) gemini(r *record, ms *msgSeen, t time.Time, emit func(*event.Even
 		c.model = *r.Model
 	}
 	c.open = true // the model answered: a turn runs (again, if its end was drained)
-	if r.Tokens != nil && !ms.tokens {
-		ms.tokens = true
+	if r.Tokens != nil && !ms.Tokens {
+		ms.Tokens = true
 		e := c.ev(event.Meter, t, r.ID)
 		e.Model = c.model
 		tk := r.Tokens
@@ -325,16 +338,16 @@ func (c *Chat) gemini(r *record, ms *msgSeen, t time.Time, emit func(*event.Even
 	}
 	for _, tc := range r.ToolCalls {
 		c.dropEnd()
-		done, known := ms.tools[tc.ID]
+		done, known := ms.Tools[tc.ID]
 		if !known {
 			e := c.ev(event.ToolStart, t, tc.ID)
 			e.Tool, e.ToolID = tc.Name, tc.ID
 			e.Text = geminihook.ToolSummary(tc.Name, tc.Args)
 			emit(&e)
-			ms.tools[tc.ID] = false
+			ms.Tools[tc.ID] = false
 		}
 		if !done && terminal(tc.Status) {
-			ms.tools[tc.ID] = true
+			ms.Tools[tc.ID] = true
 			end := t
 			if tt, err := time.Parse(time.RFC3339Nano, tc.Timestamp); err == nil && tt.After(end) {
 				end = tt

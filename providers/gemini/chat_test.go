@@ -287,3 +287,35 @@ func FuzzChat(f *testing.F) {
 		j.ParseWhole(line, emit)
 	})
 }
+
+// TestChatJSONCheckpoint: a restarted reader restored from a checkpoint
+// emits only what the file gained meanwhile, tokens once.
+func TestChatJSONCheckpoint(t *testing.T) {
+	data, err := os.ReadFile("testdata/chats/session-2025-11-02T09-14-7c1e2a90.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewChatJSON("/x/tmp/h/chats/session-a.json")
+	var all []string
+	a.ParseWhole(data, func(e *event.Event) { all = append(all, e.Kind) })
+	cp, err := a.Checkpoint()
+	if err != nil || len(cp) > 4096 {
+		t.Fatalf("checkpoint %d bytes, %v", len(cp), err)
+	}
+	b := NewChatJSON("/x/tmp/h/chats/session-a.json")
+	if err := b.Restore(cp); err != nil {
+		t.Fatal(err)
+	}
+	more := strings.Replace(string(data), `"content": "Request cancelled."
+    }`, `"content": "Request cancelled."
+    },
+    {"id": "n1", "timestamp": "2025-11-02T09:17:00.000Z", "type": "user", "content": "try again"}`, 1)
+	var got []string
+	b.ParseWhole([]byte(more), func(e *event.Event) { got = append(got, e.Kind) })
+	if strings.Join(got, " ") != "turn.start" {
+		t.Errorf("after restore: %v (first read: %v)", got, all)
+	}
+	if err := NewChatJSON("/x").Restore([]byte(`{"v":9}`)); err == nil {
+		t.Error("a checkpoint of another format is refused")
+	}
+}
