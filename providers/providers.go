@@ -30,6 +30,13 @@ func ByID(id string) provider.Provider {
 	return nil
 }
 
+// HookEndsTurns reports whether agent's hooks alone say when its turns end
+// (see provider.HookEnds); false for an agent ag does not know.
+func HookEndsTurns(agent string) bool {
+	h, ok := ByID(agent).(provider.HookEnds)
+	return ok && h.HookEndsTurns()
+}
+
 // OneSessionPerProcess reports whether agent's process runs one session at
 // a time (see provider.OneSession); false for an agent ag does not know.
 func OneSessionPerProcess(agent string) bool {

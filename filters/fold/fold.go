@@ -56,6 +56,12 @@ type Config struct {
 	// time; only then does a new session in a process end the one before
 	// and take on the window it declared. nil: no agent does.
 	OneSession func(agent string) bool
+	// HookEnds says whether an agent's hooks report the end of every
+	// turn while its transcript can only guess it (Gemini's chat records
+	// an answer before it records that answer's tool calls): once a
+	// session's hooks were heard, its transcript's turn.end is no news.
+	// nil: no agent.
+	HookEnds func(agent string) bool
 }
 
 // Defaults are the windows ag-fold uses unless told otherwise.

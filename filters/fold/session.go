@@ -56,6 +56,10 @@ type session struct {
 	// the pane may still show its prompt for a moment after.
 	answered  string
 	answeredT time.Time
+	// hooked: a hook spoke for the session (see Config.HookEnds); answer
+	// is the text of the transcript's end of the turn that was no news.
+	hooked bool
+	answer string
 	// preSub is the status sub-agent activity alone lifted to working.
 	preSub string
 	// While the session waits on a sub-agent's prompt, st.Sub names that

@@ -34,6 +34,11 @@ func (*Provider) Name() string { return "Gemini CLI" }
 // and /resume move it to another session.
 func (*Provider) OneSessionPerProcess() bool { return true }
 
+// HookEndsTurns: AfterAgent ends every turn but a denied one (whose end
+// the chat records as cancelled); the chat's own end of a turn is a guess,
+// an answer that may still make tool calls.
+func (*Provider) HookEndsTurns() bool { return true }
+
 // Dir is Gemini's folder: $GEMINI_CLI_HOME/.gemini, else ~/.gemini.
 func Dir(env paths.Env) string {
 	h := env("GEMINI_CLI_HOME")

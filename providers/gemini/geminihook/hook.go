@@ -89,7 +89,7 @@ func (Mapper) Answer([]byte) []byte { return []byte("{}") }
 // the event.
 type payload struct {
 	SessionID, TranscriptPath, Cwd, HookEventName string
-	Source, Prompt, PromptResponse, Reason        string
+	Source, Prompt, Reason                        string
 	ToolName, NotificationType, Message           string
 
 	ToolInput, ToolResponse, Details []byte // raw JSON
@@ -109,8 +109,6 @@ func (p *payload) str(k string) *string {
 		return &p.Source
 	case "prompt":
 		return &p.Prompt
-	case "prompt_response":
-		return &p.PromptResponse
 	case "reason":
 		return &p.Reason
 	case "tool_name":
@@ -204,7 +202,9 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 	case HookNotification:
 		permission(e, p.Details, p.Message)
 	case HookAfterAgent:
-		e.Text = event.Clamp(p.PromptResponse, maxText)
+		// No text: prompt_response is Gemini's own join of the streamed
+		// chunks with spaces (0.61.0 sent "FAKE-REPLY: say hello hello"
+		// for "FAKE-REPLY: say hello"); the chat has the answer as shown.
 	case HookSessionEnd:
 		e.Reason = p.Reason // exit, clear, logout, prompt_input_exit, other
 	}

@@ -96,7 +96,7 @@ func TestMapHook(t *testing.T) {
 			want: event.Event{Kind: event.Wait, Attention: event.AttnPermission, Text: "Tool requires confirmation"}},
 		{name: "another notification", payload: `{` + common + `,"hook_event_name":"Notification","notification_type":"Other"}`, none: true},
 		{name: "AfterAgent", payload: `{` + common + `,"hook_event_name":"AfterAgent","prompt":"p","prompt_response":"done","stop_hook_active":false}`,
-			want: event.Event{Kind: event.TurnEnd, Text: "done"}},
+			want: event.Event{Kind: event.TurnEnd}},
 		{name: "SessionEnd", payload: `{"session_id":"s1","hook_event_name":"SessionEnd","reason":"exit"}`,
 			want: event.Event{Kind: event.SessionEnd, Reason: "exit", Cwd: "/fallback"}},
 		{name: "PreCompress says nothing", payload: `{` + common + `,"hook_event_name":"PreCompress","trigger":"auto"}`, none: true},
