@@ -248,8 +248,12 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 	if s == nil {
 		return nil
 	}
-	if e.Session != "" && e.PID != 0 && e.PID != s.st.PID && f.oneSession(e.Agent) {
-		f.evict(s, e) // the session moves into a process: who was there?
+	if e.Session != "" && e.PID != 0 && f.oneSession(e.Agent) &&
+		(e.PID != s.st.PID || e.Kind == event.TurnStart && e.Src == event.SrcHook) {
+		// The session moves into a process, or a prompt is typed into it
+		// where another session ran since (Gemini's /resume switches back
+		// with no hook): who was there?
+		f.evict(s, e)
 	}
 	f.fold(s, e)
 	f.flush(s, e.T.Time)

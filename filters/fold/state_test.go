@@ -581,3 +581,24 @@ func TestHookEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptEvicts: a prompt in a session whose process ran another
+// session since (Gemini CLI's /resume goes back with no hook) ends that
+// other session; one heard of after the prompt stays.
+func TestPromptEvicts(t *testing.T) {
+	f := newFolder(t)
+	f.Folder = New(Config{OneSession: func(string) bool { return true }})
+	f.apply(ev(event.TurnStart, hook, 1, pid(100)), ev(event.SessionEnd, hook, 2, pid(100), reason("clear")),
+		ev(event.SessionStart, hook, 2.1, sess("s2"), pid(100), text("clear")),
+		ev(event.SessionStart, log, 5, text("resume")))
+	out := f.apply(ev(event.TurnStart, hook, 9, pid(100), text("say resumed")))
+	if len(out) != 2 || out[0].Session != "s2" || out[0].Status != "gone" || out[0].Reason != "superseded" || out[1].Status != "working" {
+		t.Fatalf("a prompt in s1 with s2 in its process: %+v", out)
+	}
+	g := newFolder(t)
+	g.Folder = New(Config{OneSession: func(string) bool { return true }})
+	g.apply(ev(event.TurnStart, hook, 1, pid(100)), ev(event.SessionStart, hook, 12, sess("s2"), pid(100)))
+	if out := g.apply(ev(event.TurnStart, hook, 9, pid(100))); len(out) != 1 {
+		t.Errorf("a session heard of after the prompt stays: %+v", out)
+	}
+}

@@ -101,16 +101,19 @@ func (h *Harness) StartGemini(tm *Tmux, name, bin string, args ...string) *Pane 
 }
 
 // GeminiType types a prompt at Gemini's composer and presses Enter again
-// if the prompt is still in the composer 3 s later: while Gemini finishes
-// starting it can drop an Enter (seen on a loaded machine). The composer
-// is what follows the last rule (─) on screen; with the prompt submitted
-// it shows its placeholder, the working spinner's rule or a permission box.
+// if the prompt is still in the composer 5 s later: while Gemini starts,
+// or finishes a turn, it can take the text and drop the Enter (seen on a
+// loaded machine). Submitted means the prompt shows in the history above
+// the composer, or Gemini works, asks, or shows the dialog a command
+// opened (a slash command: its composer empty again); a capture may catch
+// Gemini mid-redraw or before it drew the typed text, so nothing less
+// counts.
 func (p *Pane) GeminiType(text string) {
 	p.tm.h.T.Helper()
 	p.Type(text)
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		if !composerHolds(p.Capture(), text) {
+		if s := p.Capture(); submitted(s, text) {
 			return
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -119,6 +122,39 @@ func (p *Pane) GeminiType(text string) {
 		p.tm.h.T.Logf("pane %s: the prompt %q was not submitted: Enter again", p.ID, text)
 		p.Keys("Enter")
 	}
+}
+
+func submitted(screen, text string) bool {
+	if composerHolds(screen, text) {
+		return false
+	}
+	if containsAny(screen, GeminiWorking, GeminiPermission, "Chat Sessions") {
+		return true
+	}
+	if strings.HasPrefix(text, "/") {
+		return strings.Contains(screen, GeminiIdle)
+	}
+	lines := strings.Split(screen, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(strings.TrimSpace(lines[i]), "────────") {
+			for _, l := range lines[:i] {
+				if strings.TrimSpace(l) == "> "+text {
+					return true
+				}
+			}
+			break
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 func composerHolds(screen, text string) bool {
