@@ -108,8 +108,18 @@ func (h *Harness) StartGemini(tm *Tmux, name, bin string, args ...string) *Pane 
 // opened (a slash command: its composer empty again); a capture may catch
 // Gemini mid-redraw or before it drew the typed text, so nothing less
 // counts.
+//
+// It first waits for the composer with no spinner above it: the hooks of
+// the turn before (AfterAgent) run after ag already folded the turn done,
+// and while "Executing Hooks" shows Gemini takes typed text but drops the
+// Enter.
 func (p *Pane) GeminiType(text string) {
 	p.tm.h.T.Helper()
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if s := p.Capture(); strings.Contains(s, GeminiIdle) && !strings.Contains(s, GeminiWorking) {
+			break
+		}
+	}
 	p.Type(text)
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
@@ -119,7 +129,7 @@ func (p *Pane) GeminiType(text string) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	if composerHolds(p.Capture(), text) {
-		p.tm.h.T.Logf("pane %s: the prompt %q was not submitted: Enter again", p.ID, text)
+		p.tm.h.T.Logf("pane %s: the prompt %q was not submitted: Enter again; the screen:\n%s", p.ID, text, p.Capture())
 		p.Keys("Enter")
 	}
 }
