@@ -132,7 +132,7 @@ import (
 )
 
 func main() {
-	if filepath.Base(os.Args[0]) == "claude" {
+	if filepath.Base(os.Args[0]) != "hookrun" { // the agent: claude, gemini, …
 		c := exec.Command(os.Args[1])
 		c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no controlling terminal below
