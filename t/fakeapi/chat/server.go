@@ -10,6 +10,8 @@
 //	                  tools: bash, ...) with {command, description}; once
 //	                  the tool result comes back, "FAKE-DONE: tool result
 //	                  received"
+//	CALL: <tool> <json> call the offered tool with those arguments (a
+//	                  question, a sub-agent, a plan)
 //	FAIL: <message>   answer 400 with the message
 //	SLOW:<duration>   hold the reply that long after its first chunk
 //	anything else     a text reply "FAKE-REPLY: ..."
@@ -103,8 +105,8 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, rec *Reques
 	}
 	rec.Model, rec.Stream, rec.Tools, rec.Messages = req.Model, req.Stream, len(req.Tools), len(req.Messages)
 	rec.Usage = req.StreamOptions != nil && req.StreamOptions.IncludeUsage
-	sc, tool := plan(&req)
-	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(tool.Name)
+	sc, call := plan(&req)
+	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(call)
 	if sc.Fail != "" {
 		rec.Status = http.StatusBadRequest // not retried: the turn fails at once
 		apiError(w, rec.Status, "FAKE-FAIL: "+sc.Fail)
@@ -115,9 +117,9 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, rec *Reques
 		Created: time.Now().Unix(), Model: req.Model, SystemFingerprint: "fp_fake"}
 	msg := message{Role: "assistant"}
 	finish := "stop"
-	if sc.Command != "" {
+	if call != nil {
 		msg.ToolCalls = []toolCall{{ID: fmt.Sprintf("call_fake%06d", n), Type: "function",
-			Function: function{Name: tool.Name, Arguments: serve.JSON(tool.ShellArgs(sc.Command))}}}
+			Function: function{Name: call.Name, Arguments: serve.JSON(call.Args)}}}
 		finish = "tool_calls"
 	} else {
 		msg.Content = &sc.Text

@@ -9,6 +9,8 @@
 //	                  function declarations: run_shell_command) with
 //	                  {command, description}; once the function response
 //	                  comes back, "FAKE-DONE: tool result received"
+//	CALL: <fn> <json> call the offered function with those arguments
+//	                  (ask_user, invoke_agent, ...)
 //	FAIL: <message>   answer 400 INVALID_ARGUMENT with the message
 //	SLOW:<duration>   hold the reply that long after its first chunk
 //	anything else     a text reply "FAKE-REPLY: ..."
@@ -115,9 +117,9 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request, rec *Request) 
 	}
 	tools := req.declarations()
 	rec.Tools, rec.Contents = len(tools), len(req.Contents)
-	sc, tool, isJSON := plan(&req, tools)
+	sc, call, isJSON := plan(&req, tools)
 	rec.JSON = isJSON
-	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(tool.Name)
+	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(call)
 	if isJSON {
 		rec.Reply = "json"
 	}
@@ -128,9 +130,12 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request, rec *Request) 
 	}
 	n := s.Next()
 	var parts []part
-	if sc.Command != "" {
-		parts = []part{{Text: "I will run the command."},
-			{FunctionCall: &functionCall{Name: tool.Name, Args: tool.ShellArgs(sc.Command)}}}
+	if call != nil {
+		lead := "I will call " + call.Name + "."
+		if sc.Command != "" {
+			lead = "I will run the command."
+		}
+		parts = []part{{Text: lead}, {FunctionCall: &functionCall{Name: call.Name, Args: call.Args}}}
 	} else {
 		parts = []part{{Text: sc.Text}}
 	}

@@ -2,7 +2,8 @@
 // server on a free port of 127.0.0.1 that records each request it answers
 // (Log renders them for a failing test), replies held back by the prompt's
 // SLOW marker and cut short at Close, server-sent events, the prompt
-// markers that script the fake model (RUN:, RUNSAFE:, FAIL:, SLOW), and
+// markers that script the fake model (RUN:, RUNSAFE:, CALL:, FAIL:,
+// SLOW), the shell tool picked from the tools a client offers, and
 // objects made up to fit a JSON schema (titles, routers). A wire format
 // adds only its own encoding.
 package serve
