@@ -12,6 +12,7 @@ import (
 	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/fold"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/providers"
@@ -147,7 +148,7 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone,
-		OneSession: providers.OneSessionPerProcess})
+		OneSession: providers.OneSessionPerProcess, Self: hostname.Of(f.env)})
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)
