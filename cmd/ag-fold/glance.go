@@ -10,6 +10,7 @@ import (
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/tmpl"
 	"github.com/agwatch/ag/filters/tmux"
@@ -46,7 +47,7 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 	}
 	if to.Push {
 		socket, name := to.Server()
-		p := newPusher(&tmux.Client{Socket: socket, Name: name}, f.prog.Errorf, f.now)
+		p := newPusher(&tmux.Client{Socket: socket, Name: name}, hostname.Of(f.env), f.prog.Errorf, f.now)
 		p.update(states)
 		if !p.sync(ctx) {
 			code = cli.ExitError
