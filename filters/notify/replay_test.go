@@ -71,7 +71,11 @@ func TestPolicyReplays(t *testing.T) {
 			st("vm/a", "waiting/permission", 2, 2), st("vm/a", "working", 1, 1),
 		}, []string{"deliver waiting a", ""}},
 		{"the same gen and token again changes nothing, even later", []*event.Event{
-			st("vm/a", "waiting/permission", 2, 2), func() *event.Event { e := st("vm/a", "waiting/permission", 2, 2); e.T = event.At(e.T.Add(time.Second)); return e }(),
+			st("vm/a", "waiting/permission", 2, 2), func() *event.Event {
+				e := st("vm/a", "waiting/permission", 2, 2)
+				e.T = event.At(e.T.Add(time.Second))
+				return e
+			}(),
 		}, []string{"deliver waiting a", ""}},
 		{"at the same time the higher gen wins", []*event.Event{
 			st("vm/a", "waiting/permission", 2, 3), st("vm/a", "working", 2, 2),
