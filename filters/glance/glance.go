@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 // Icon is the status (and a wait's attention) as one symbol; idle and gone
@@ -122,11 +123,10 @@ func (c Counts) Summary() string {
 }
 
 // Hosts reports whether states come from more than one host, counting
-// this one (self, as states name it) even when it has none: only then do
-// views name the host.
-func Hosts(states []event.Event, self string) bool {
+// this one (self) even when it has none: only then do views name the host.
+func Hosts(states []event.Event, self hostname.Self) bool {
 	for i := range states {
-		if h := states[i].Host; h != "" && h != self {
+		if !self.Is(states[i].Host) {
 			return true
 		}
 	}
@@ -145,17 +145,15 @@ func Who(st *event.Event, hosts bool) string {
 // HostSummary is Summary per host when states come from more than one:
 // "laptop ⏳1 ✓2 · devbox ?3", this host first, then by name, hosts with
 // nothing to show left out. With one host it is Summary.
-func HostSummary(states []event.Event, self string) string {
-	if !Hosts(states, self) {
+func HostSummary(states []event.Event, me hostname.Self) string {
+	if !Hosts(states, me) {
 		return Count(states).Summary()
 	}
+	self := me.Name
 	by := map[string]*Counts{}
 	var names []string
 	for i := range states {
-		h := states[i].Host
-		if h == "" {
-			h = self
-		}
+		h := me.Canon(states[i].Host)
 		c := by[h]
 		if c == nil {
 			c = &Counts{}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 func TestIcon(t *testing.T) {
@@ -84,10 +85,10 @@ func TestHostSummary(t *testing.T) {
 		{st("laptop:idle", "devbox:waiting?", "devbox:done?", "devbox:gone?"), true, "devbox ?2"},
 		{st("devbox:idle"), true, ""},
 	} {
-		if got := Hosts(tc.states, "laptop"); got != tc.hosts {
+		if got := Hosts(tc.states, hostname.Named("laptop")); got != tc.hosts {
 			t.Errorf("Hosts(%v) = %v", tc.states, got)
 		}
-		if got := HostSummary(tc.states, "laptop"); got != tc.want {
+		if got := HostSummary(tc.states, hostname.Named("laptop")); got != tc.want {
 			t.Errorf("HostSummary(%v) = %q, want %q", tc.states, got, tc.want)
 		}
 	}
