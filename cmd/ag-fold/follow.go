@@ -98,11 +98,19 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 		defer t.Stop()
 		tick = t.C
 	}
+	var republish <-chan time.Time
+	if f.pub != nil && f.opts.PublishEvery > 0 {
+		t := time.NewTicker(f.opts.PublishEvery)
+		defer t.Stop()
+		republish = t.C
+	}
 	debounce := time.NewTimer(time.Hour)
 	debounce.Stop()
 	armed := false
 	for {
 		select {
+		case <-republish:
+			f.pub.offer(f.fold.States())
 		case <-ctx.Done():
 			// what is still queued for a reader may never be read: leave it
 			f.save(true)

@@ -19,7 +19,13 @@ const publishGap = time.Second
 // publisher runs --publish CMD with the current states (NDJSON) on stdin
 // whenever they changed, one run at a time, the newest snapshot winning:
 // `--publish 'mosquitto_pub -r -s -t ag/HOST/snapshot'` keeps a retained
-// snapshot on a broker for a workstation that subscribes late.
+// snapshot on a broker for a workstation that subscribes late. A run that
+// fails (the broker is down) is tried again, 1 s, 2 s, … 30 s apart, until
+// one gets through: the states that changed meanwhile reach the broker
+// when it is back (mosquitto_pub -l drops what it is given while
+// disconnected). Every --publish-every the snapshot goes again unchanged:
+// a confirmation that clears a stale mark (a will the broker sent when it
+// restarted).
 type publisher struct {
 	cmd    string
 	errorf func(format string, a ...any)
@@ -27,6 +33,7 @@ type publisher struct {
 	mu      sync.Mutex
 	next    []byte // the snapshot waiting to go, nil if none
 	busy    bool
+	closing bool // the end of input: no more retries
 	lastErr string
 	idle    *sync.Cond
 }
@@ -60,8 +67,9 @@ func (p *publisher) offer(states []event.Event) {
 
 func (p *publisher) loop() {
 	var last time.Time
+	gap := publishGap
 	for {
-		if wait := publishGap - time.Since(last); !last.IsZero() && wait > 0 {
+		if wait := gap - time.Since(last); !last.IsZero() && wait > 0 {
 			time.Sleep(wait)
 		}
 		p.mu.Lock()
@@ -75,11 +83,21 @@ func (p *publisher) loop() {
 		}
 		p.mu.Unlock()
 		last = time.Now()
-		p.run(b)
+		if p.run(b) {
+			gap = publishGap
+			continue
+		}
+		gap = min(2*gap, 30*time.Second)
+		p.mu.Lock()
+		if p.next == nil && !p.closing {
+			p.next = b // nothing newer came: try this one again
+		}
+		p.mu.Unlock()
 	}
 }
 
-func (p *publisher) run(b []byte) {
+// run runs the command once; true when it succeeded.
+func (p *publisher) run(b []byte) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c := exec.CommandContext(ctx, "sh", "-c", p.cmd)
@@ -101,6 +119,7 @@ func (p *publisher) run(b []byte) {
 	if report {
 		p.errorf("--publish: %s", msg)
 	}
+	return err == nil
 }
 
 // wait returns once nothing is left to publish (the end of input).
@@ -109,6 +128,7 @@ func (p *publisher) wait() {
 		return
 	}
 	p.mu.Lock()
+	p.closing = true
 	for p.busy {
 		p.idle.Wait()
 	}

@@ -87,7 +87,8 @@ counts (never on this server's panes). A host.down event (the link to a
 host dropped) marks its sessions "stale":true until it sends them again;
 they are dropped if it stays away for --keep-gone. --publish CMD runs CMD
 (sh -c) with every current state on stdin after the states change, at
-most every second: a retained snapshot for late subscribers.
+most every second and again every --publish-every, trying a failed run
+again: a retained snapshot for late subscribers.
 
 --snapshot --format TEMPLATE prints one line for every session at once,
 e.g. --format '{{.Summary}}' gives "⏳2 ✓1"; nothing (exit 1) without a
@@ -105,8 +106,9 @@ type options struct {
 	Check    time.Duration `long:"check" value-name:"DURATION" default:"2s" description:"how often to check that sessions' processes are alive; 0 never"`
 	tmuxOptions
 	glanceOptions
-	Debounce time.Duration `long:"debounce" value-name:"DURATION" default:"100ms" description:"write the state file at most this often while input keeps coming"`
-	Publish  string        `long:"publish" value-name:"CMD" unquote:"false" description:"after the states change (at most every second), run CMD with sh -c and every current state as NDJSON on stdin, e.g. a retained MQTT snapshot: mosquitto_pub -r -s -t ag/$HOST/snapshot"`
+	Debounce     time.Duration `long:"debounce" value-name:"DURATION" default:"100ms" description:"write the state file at most this often while input keeps coming"`
+	Publish      string        `long:"publish" value-name:"CMD" unquote:"false" description:"after the states change (at most every second), run CMD with sh -c and every current state as NDJSON on stdin, e.g. a retained MQTT snapshot: mosquitto_pub -r -s -t ag/$HOST/snapshot; a failed run is tried again"`
+	PublishEvery time.Duration `long:"publish-every" value-name:"DURATION" default:"60s" description:"with --publish: run it this often even when nothing changed (a confirmation); 0 never"`
 }
 
 // folder is one run of ag-fold.
@@ -124,7 +126,7 @@ type folder struct {
 
 	pub       *publisher // --publish; nil without
 	path      string     // state file; "" with --no-state
-	written   uint64 // fold.Changes() when the state file was last written
+	written   uint64     // fold.Changes() when the state file was last written
 	lastWrite time.Time
 	stateErr  string // last state-file error reported, so it is said once
 	wrote     bool   // something reached stdout
