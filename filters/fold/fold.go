@@ -242,6 +242,9 @@ func (k key) less(o key) int {
 func (f *Folder) Apply(e *event.Event) []event.Event {
 	f.out = f.out[:0]
 	host := f.host(e)
+	if host != "" && !hostname.Valid(host) {
+		return nil // not a host's name: hostile, or broken
+	}
 	switch e.Kind {
 	case event.State:
 		if host != "" {

@@ -24,7 +24,7 @@ func order(a, b *event.Event) int {
 
 // remote takes in a state of another host's session.
 func (f *Folder) remote(host string, e *event.Event) {
-	if e.Session == "" && e.Pane == "" {
+	if e.Session == "" && e.Pane == "" || !known(e.Status) {
 		return
 	}
 	k := sessionKey(host, e.Agent, e.Session)
@@ -73,4 +73,14 @@ func (f *Folder) expire(k key, s *session, now time.Time) {
 	case now.Sub(s.staleAt) >= f.cfg.KeepGone:
 		f.drop(k)
 	}
+}
+
+// known reports a status this version folds to; a state with another is
+// not passed on.
+func known(status string) bool {
+	switch status {
+	case event.StatusIdle, event.StatusWorking, event.StatusWaiting, event.StatusDone, event.StatusFailed, event.StatusGone:
+		return true
+	}
+	return false
 }

@@ -51,3 +51,20 @@ func (s Self) Canon(host string) string {
 	}
 	return host
 }
+
+// Valid reports whether h can be a host's name: 1 to 64 letters, digits,
+// dots, dashes and underscores. Anything else (from a broker anyone may
+// publish to) is not taken as a host: it would reach tmux options, titles
+// and topics.
+func Valid(h string) bool {
+	if len(h) == 0 || len(h) > 64 {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}

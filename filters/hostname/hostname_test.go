@@ -38,3 +38,12 @@ func TestSelf(t *testing.T) {
 		t.Errorf("Named: %+v", n)
 	}
 }
+
+func TestValid(t *testing.T) {
+	for h, want := range map[string]bool{"devbox": true, "gpu-1.lab": true, "a_b": true, "": false,
+		"x;#(id)": false, "a b": false, "é": false, "%3": false, string(make([]byte, 65)): false} {
+		if Valid(h) != want {
+			t.Errorf("Valid(%q) = %v", h, !want)
+		}
+	}
+}

@@ -260,7 +260,7 @@ func (m *Model) Desired(panes map[string]Pane) Set {
 		"@ag_waiting": strconv.Itoa(counts.Waiting), "@ag_failed": strconv.Itoa(counts.Failed),
 		"@ag_working": strconv.Itoa(counts.Working), "@ag_done": strconv.Itoa(counts.Done),
 	}
-	if s := glance.HostSummary(all, m.self); s != "" {
+	if s := clean(glance.HostSummary(all, m.self)); s != "" {
 		g["@ag_summary"] = s
 	}
 	set[Target{ScopeGlobal, ""}] = g
