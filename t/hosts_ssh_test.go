@@ -179,6 +179,12 @@ func TestSSHHosts(t *testing.T) {
 		sum := a.tmux("show-options", "-gqv", "@ag_summary")
 		return st.Stale && strings.Contains(sum, "hostb ?1"), fmt.Sprintf("%+v summary %q", st, sum)
 	})
+	// Nothing of the remote pipeline outlives its connection (sshd sends an
+	// idle ag-tail no hangup).
+	eventually(t, "hostb's remote pipeline ended with the link", func() (bool, string) {
+		left := running("AG_DIR=" + b.agdir)
+		return len(left) == 0, fmt.Sprint(left)
+	})
 	b.hook("sb", "PostToolUse", `,"tool_name":"Bash","tool_input":{"command":"make deploy"}`)
 	b.hook("sb", "PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"make smoke"}`)
 	time.Sleep(2500 * time.Millisecond) // a few failed reconnects
@@ -192,4 +198,21 @@ func TestSSHHosts(t *testing.T) {
 	if st := a.states()["hosta/sa"]; st.Status != "working" || st.Stale {
 		t.Errorf("hosta's own session: %+v", st)
 	}
+}
+
+// running lists the ag processes whose environment holds env.
+func running(env string) []string {
+	var out []string
+	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	for _, p := range envs {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains("\x00"+string(b)+"\x00", "\x00"+env+"\x00") {
+			continue
+		}
+		comm, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "comm"))
+		if c := strings.TrimSpace(string(comm)); strings.HasPrefix(c, "ag-") {
+			out = append(out, filepath.Base(filepath.Dir(p))+" "+c)
+		}
+	}
+	return out
 }
