@@ -178,8 +178,8 @@ func sameAs(ws, host *fakeHost) (bool, string) {
 		}
 		n++
 		m, ok := mine[k]
-		if !ok || m.Status != s.Status || m.Attention != s.Attention || m.Token != s.Token || m.Gen != s.Gen || m.Stale {
-			diff = append(diff, fmt.Sprintf("%s: %s %s stale=%v / theirs %s %s", k, m.Status, m.Token, m.Stale, s.Status, s.Token))
+		if !ok || m.Status != s.Status || m.Attention != s.Attention || m.Token != s.Token || m.Gen != s.Gen || m.Stale != "" {
+			diff = append(diff, fmt.Sprintf("%s: %s %s stale=%q / theirs %s %s", k, m.Status, m.Token, m.Stale, s.Status, s.Token))
 		}
 	}
 	if n == 0 {

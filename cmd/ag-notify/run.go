@@ -432,7 +432,7 @@ func (c *cmd) hostNews(e *event.Event) {
 			why = e.Reason
 		}
 		c.lost(e.Host, why)
-	case e.Kind == event.State && e.Stale:
+	case e.Kind == event.State && e.Stale != "":
 		c.lost(e.Host, "its states are stale")
 	case e.Kind == event.State:
 		delete(c.down, e.Host)

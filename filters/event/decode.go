@@ -204,16 +204,10 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 		e.Gen, err = d.Int()
 	case "token":
 		e.Token, err = d.str()
+	case "stale":
+		e.Stale, err = d.str()
 	case "action":
 		e.Action, err = d.str()
-	case "stale":
-		switch {
-		case d.Literal("true"):
-			e.Stale = true
-		case d.Literal("false"), d.Literal("null"):
-		default:
-			err = d.Errorf("want true or false")
-		}
 	case "sig":
 		e.Sig, err = d.str()
 	default:

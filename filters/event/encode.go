@@ -59,9 +59,7 @@ func AppendJSON(b []byte, e *Event) []byte {
 		b = strconv.AppendInt(b, e.Gen, 10)
 	}
 	b = appendStr(b, "token", e.Token, false)
-	if e.Stale {
-		b = append(b, `,"stale":true`...)
-	}
+	b = appendStr(b, "stale", e.Stale, false)
 	b = appendStr(b, "model", e.Model, false)
 	if t := e.Tokens; t != nil {
 		b = append(b, `,"tokens":{"in":`...)

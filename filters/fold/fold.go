@@ -357,7 +357,7 @@ func (f *Folder) Tick(now time.Time) []event.Event {
 	keys := f.keys()
 	for _, k := range keys {
 		s := f.sessions[k]
-		if s.st.Stale && s.st.Status != event.StatusGone {
+		if s.st.Stale != "" && s.st.Status != event.StatusGone {
 			f.expire(k, s, now)
 			continue
 		}

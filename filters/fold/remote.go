@@ -35,7 +35,7 @@ func (f *Folder) remote(host string, e *event.Event) {
 	if old != nil {
 		// An older state is a replay or a duplicate; the same one again
 		// confirms a stale session (its host is back) and nothing else.
-		if c := order(e, &old.st); c < 0 || c == 0 && (!old.st.Stale || e.Stale) {
+		if c := order(e, &old.st); c < 0 || c == 0 && (old.st.Stale == "" || e.Stale != "") {
 			return
 		}
 	} else if e.Session == "" {
@@ -52,12 +52,16 @@ func (f *Folder) remote(host string, e *event.Event) {
 // hostDown marks every session of host stale: what it last said may no
 // longer hold.
 func (f *Folder) hostDown(host string, e *event.Event) {
+	why := "lost touch with " + host
+	if e.Reason != "" {
+		why += ": " + e.Reason
+	}
 	for _, k := range f.keys() {
 		s := f.sessions[k]
-		if k.host != host || s.st.Stale || s.st.Status == event.StatusGone {
+		if k.host != host || s.st.Stale != "" || s.st.Status == event.StatusGone {
 			continue
 		}
-		s.st.Stale, s.staleAt = true, time.Time{}
+		s.st.Stale, s.staleAt = why, time.Time{}
 		f.changes++
 		f.out = append(f.out, s.view())
 	}

@@ -32,7 +32,7 @@ func show(states []event.Event) string {
 	var b []string
 	for _, s := range states {
 		x := s.Host + "/" + s.Session + " " + s.Status
-		if s.Stale {
+		if s.Stale != "" {
 			x += " stale"
 		}
 		b = append(b, x)

@@ -34,6 +34,11 @@ func Icon(status, attention string) string {
 	return ""
 }
 
+// StaleIcon stands for a session whose state nobody keeps current any
+// more (the ag-fold that kept the state file stopped): the agent is there,
+// what it does is not known.
+const StaleIcon = "?"
+
 // Rank orders statuses by how much they want the user: waiting, then
 // failed (a turn ended in an error), working, done, idle; gone and unknown
 // rank lowest. Worst-of over several sessions keeps the highest.
@@ -56,8 +61,8 @@ func Rank(status string) int {
 // Counts is how many live sessions are in each status.
 type Counts struct {
 	Waiting, Failed, Working, Done, Idle int
-	// Stale counts sessions whose host's link is down: their status is
-	// not known, so they count in no status.
+	// Stale counts sessions whose state may no longer hold (Event.Stale),
+	// in no status.
 	Stale int
 	// Total counts every session that is not gone.
 	Total int
@@ -74,7 +79,7 @@ func Count(states []event.Event) Counts {
 
 // AddState counts one state: by its status, or as stale.
 func (c *Counts) AddState(st *event.Event) {
-	if st.Stale && st.Status != event.StatusGone && st.Status != "" {
+	if st.Stale != "" && st.Status != event.StatusGone && st.Status != "" {
 		c.Stale++
 		c.Total++
 		return
@@ -109,7 +114,7 @@ func (c Counts) Summary() string {
 	for _, p := range [...]struct {
 		icon string
 		n    int
-	}{{"⏳", c.Waiting}, {"✗", c.Failed}, {"⚙", c.Working}, {"✓", c.Done}, {"?", c.Stale}} {
+	}{{"⏳", c.Waiting}, {"✗", c.Failed}, {"⚙", c.Working}, {"✓", c.Done}, {StaleIcon, c.Stale}} {
 		if p.n == 0 {
 			continue
 		}

@@ -69,7 +69,9 @@ func TestHostSummary(t *testing.T) {
 		for _, s := range spec {
 			host, status, _ := strings.Cut(s, ":")
 			e := event.Event{Agent: "claude", Host: host, Status: strings.TrimSuffix(status, "?")}
-			e.Stale = strings.HasSuffix(status, "?")
+			if strings.HasSuffix(status, "?") {
+				e.Stale = "lost touch with " + host
+			}
 			out = append(out, e)
 		}
 		return out

@@ -19,7 +19,7 @@ func FuzzPolicy(f *testing.F) {
 	f.Add([]byte(`{"v":1,"t":"2026-11-30T12:00:00Z","kind":"state","agent":"claude","session":"s","host":"devbox","status":"waiting","attention":"permission","tool":"Bash","text":"rm -rf /\u001b]0;x\u0007","gen":2,"token":"1.2"}
 {"v":1,"t":"2026-11-30T12:00:01Z","kind":"host.down","session":"","host":"devbox"}
 {"v":1,"t":"2026-11-30T12:00:00Z","kind":"state","agent":"claude","session":"s","host":"devbox","status":"waiting","attention":"permission","tool":"Bash","gen":2,"token":"1.2"}
-{"v":1,"t":"2026-11-30T11:00:00Z","kind":"state","agent":"claude","session":"s","host":"devbox","status":"working","gen":1,"token":"1.1","stale":true}`))
+{"v":1,"t":"2026-11-30T11:00:00Z","kind":"state","agent":"claude","session":"s","host":"devbox","status":"working","gen":1,"token":"1.1","stale":"lost touch with devbox"}`))
 	f.Add([]byte(`{"v":1,"t":"2026-11-30T12:00:00Z","kind":"state","agent":"claude","session":"s","host":"devbox","status":"waiting","attention":"question","gen":2,"token":"1.2"}
 {"v":1,"t":"2026-11-30T12:00:00Z","kind":"state","agent":"claude","session":"s","host":"laptop","status":"done","gen":3,"token":"1.3"}
 {"v":1,"t":"2026-11-30T12:00:00Z","kind":"state","agent":"claude","session":"s","status":"working","gen":2}`))
@@ -52,7 +52,7 @@ func FuzzPolicy(f *testing.F) {
 			check(p.Due(now))
 		}
 		for i := range events {
-			if events[i].Kind == event.HostDown || events[i].Stale {
+			if events[i].Kind == event.HostDown || events[i].Stale != "" {
 				return // news about a link applies as it comes, also again
 			}
 		}

@@ -115,7 +115,7 @@ type mark struct {
 	set   bool
 }
 
-func markOf(e *event.Event) mark { return mark{e.T.Time, e.Gen, e.Token, e.Stale, true} }
+func markOf(e *event.Event) mark { return mark{e.T.Time, e.Gen, e.Token, e.Stale != "", true} }
 
 // old reports whether e is not news after m: older by time (then gen at
 // the same time), or the same gen and token again with the same standing.
@@ -123,7 +123,7 @@ func (m mark) old(e *event.Event) bool {
 	switch {
 	case !m.set:
 		return false
-	case e.Token != "" && e.Token == m.token && e.Gen == m.gen && e.Stale == m.stale:
+	case e.Token != "" && e.Token == m.token && e.Gen == m.gen && (e.Stale != "") == m.stale:
 		return true
 	}
 	if c := e.T.Compare(m.t); c != 0 {
@@ -169,7 +169,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 	if !p.cfg.Self.Is(e.Host) {
 		p.hosts = true
 	}
-	if e.Stale {
+	if e.Stale != "" {
 		return p.hide(s)
 	}
 	if back := s.hidden; back != nil {

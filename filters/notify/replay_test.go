@@ -24,7 +24,7 @@ func st(hostSess, status string, sec, gen int) *event.Event {
 	return &e
 }
 
-func staleOf(e *event.Event) *event.Event { c := *e; c.Stale = true; return &c }
+func staleOf(e *event.Event) *event.Event { c := *e; c.Stale = "lost touch with " + e.Host; return &c }
 
 func titles(ds []Decision) string {
 	var parts []string

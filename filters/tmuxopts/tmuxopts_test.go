@@ -215,7 +215,7 @@ set-option -g @ag_working 1
 			st(0, "a", "%1", "working", onHost("devbox"), gen(1)),
 		}, ``},
 		{"devbox's link is down: its session is unknown", []event.Event{
-			st(1, "a", "%1", "waiting", onHost("devbox"), gen(2), wait("permission", "Bash"), func(e *event.Event) { e.Stale = true }),
+			st(1, "a", "%1", "waiting", onHost("devbox"), gen(2), wait("permission", "Bash"), func(e *event.Event) { e.Stale = "lost touch with devbox" }),
 		}, `
 set-option -g @ag_summary vm ⚙1 · devbox ?1
 set-option -g @ag_waiting 0
