@@ -84,8 +84,9 @@ host's processes are checked. A state of another host (that host's ag-fold,
 over ssh or an MQTT broker) is taken as it is when newer than the one held
 (by t, then gen), written out, and kept in the state file and the tmux
 counts (never on this server's panes). A host.down event (the link to a
-host dropped) marks its sessions stale ("stale": "lost touch with HOST: why") until it sends them again;
-they are dropped if it stays away for --keep-gone. --publish CMD runs CMD
+host dropped) marks its sessions stale ("stale":"lost touch with HOST:
+why") until it sends them again; they are dropped if it stays away for
+--keep-gone. --publish CMD runs CMD
 (sh -c) with every current state on stdin after the states change, at
 most every second and again every --publish-every, trying a failed run
 again: a retained snapshot for late subscribers.
