@@ -32,7 +32,7 @@ func startBroker(t *testing.T) *broker {
 			t.Skip("no " + p + " (mosquitto-clients)")
 		}
 	}
-	if _, err := exec.LookPath("mosquitto"); err != nil && !fileExists("/usr/sbin/mosquitto") {
+	if _, err := exec.LookPath("mosquitto"); err != nil && !exists("/usr/sbin/mosquitto") {
 		t.Skip("no mosquitto")
 	}
 	b := &broker{t: t, dir: t.TempDir(), port: freePort(t)}
@@ -211,3 +211,5 @@ func TestMQTTHosts(t *testing.T) {
 	eventually(t, "the workstation's view is hostc's state file", func() (bool, string) { return sameAs(a, c) })
 	n.find("Claude Code@hostb", "make smoke")
 }
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
