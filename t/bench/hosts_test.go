@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agwatch/ag/t/internal/broker"
 )
 
 // Agents on other hosts through a real mosquitto on a free loopback port:
@@ -23,44 +24,14 @@ import (
 // pipelines of contrib/ag-mqtt by hand so each stage's process is known.
 
 type mqttBench struct {
-	t    *testing.T
-	dir  string
-	port int
-	mq   string // client options
+	t   *testing.T
+	dir string
+	mq  string // client options
 }
 
 func newMQTTBench(t *testing.T) *mqttBench {
-	for _, p := range []string{"mosquitto_pub", "mosquitto_sub"} {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skip("needs mosquitto-clients")
-		}
-	}
-	broker, err := exec.LookPath("mosquitto")
-	if err != nil {
-		broker = "/usr/sbin/mosquitto"
-	}
-	if _, err := os.Stat(broker); err != nil {
-		t.Skip("needs mosquitto")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	b := &mqttBench{t: t, dir: t.TempDir(), port: port, mq: "-h 127.0.0.1 -p " + strconv.Itoa(port)}
-	conf := filepath.Join(b.dir, "mosquitto.conf")
-	os.WriteFile(conf, []byte(fmt.Sprintf("listener %d 127.0.0.1\nallow_anonymous true\n", port)), 0o600)
-	b.group("broker", nil, broker, "-c", conf)
-	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if exec.Command("sh", "-c", "mosquitto_pub "+b.mq+" -t ag/ping -n").Run() == nil {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatal("mosquitto does not answer")
-		}
-	}
-	return b
+	br := broker.Start(t)
+	return &mqttBench{t: t, dir: t.TempDir(), mq: br.Options()}
 }
 
 // group starts a command in a process group of its own (its pipeline's
