@@ -50,6 +50,31 @@ func Listen[R fmt.Stringer](name string, trace io.Writer) (*Server[R], error) {
 		done: make(chan struct{}), quit: make(chan struct{}), trace: trace}, nil
 }
 
+// Options tune a fake; the zero value is fine.
+type Options struct {
+	// Trace, when set, receives every request body, one line each (path,
+	// space, body), to see what a new CLI version sends.
+	Trace io.Writer
+	// InputTokens is the prompt every reply reports, cached tokens
+	// included (0: ~4 bytes of the request body a token), to drive a
+	// context meter.
+	InputTokens int64
+}
+
+// Start listens for the fake called name and serves it with the handler
+// newFake makes of the listening server (a wire format's Server, which
+// embeds it).
+func Start[R fmt.Stringer, F http.Handler](name string, trace io.Writer, newFake func(*Server[R]) F) (F, error) {
+	base, err := Listen[R](name, trace)
+	if err != nil {
+		var none F
+		return none, err
+	}
+	f := newFake(base)
+	base.Serve(f)
+	return f, nil
+}
+
 // Serve answers requests with h until Close.
 func (s *Server[R]) Serve(h http.Handler) {
 	s.http = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
