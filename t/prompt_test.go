@@ -91,7 +91,10 @@ func writeStates(t *testing.T, dir string, sessions ...string) {
 		if i > 0 {
 			b.WriteString(",\n")
 		}
-		fmt.Fprintf(&b, `{"v":1,"t":%q,"kind":"state","agent":"claude","session":"s%d","src":"fold",%s,"since":%q,"gen":1,"token":"1.1"}`, now, i, m, now)
+		if !strings.Contains(m, `"since":`) {
+			m += fmt.Sprintf(`,"since":%q`, now)
+		}
+		fmt.Fprintf(&b, `{"v":1,"t":%q,"kind":"state","agent":"claude","session":"s%d","src":"fold",%s,"gen":1,"token":"1.1"}`, now, i, m)
 	}
 	b.WriteString("\n]}\n")
 	tmp := filepath.Join(dir, "state.json.tmp")

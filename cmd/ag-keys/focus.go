@@ -13,6 +13,7 @@ import (
 // focusOptions are the focus command's options; options embeds them.
 type focusOptions struct {
 	NextWaiting bool   `long:"next-waiting" description:"focus: the next pane after --pane (cycling, in tmux's order) whose session waits for you"`
+	Choose      bool   `long:"choose" description:"focus: pick the pane from a tmux menu of every agent session, most urgent first"`
 	Client      string `short:"c" long:"client" value-name:"NAME" description:"focus: the tmux client to switch to the pane's session (the tmux plugin passes #{client_name})"`
 }
 
@@ -35,6 +36,29 @@ func (c *cmd) focus(ctx context.Context, o focusOptions) int {
 		}
 		return r.code
 	}
+	if o.Choose {
+		if o.NextWaiting {
+			return c.usage("focus takes --choose or --next-waiting, not both")
+		}
+		args, ok, err := c.chooseMenu(ctx, o.Client)
+		switch {
+		case errors.Is(err, state.ErrNoFile):
+			return finish(statusRefused, "no state file "+c.opts.StateFile+" (is ag-fold running?)", cli.ExitNoMatch)
+		case err != nil:
+			c.prog.Errorf("%v", err)
+			return finish(statusError, err.Error(), cli.ExitError)
+		case !ok:
+			return finish(statusRefused, "no agent session in a tmux pane", cli.ExitNoMatch)
+		}
+		if c.opts.DryRun {
+			return finish(statusPlanned, "", cli.ExitOK)
+		}
+		if _, err := c.tmux.Run(ctx, args...); err != nil {
+			c.prog.Errorf("%v", err)
+			return finish(statusError, err.Error(), cli.ExitError)
+		}
+		return finish(statusSent, "", cli.ExitOK)
+	}
 	target := c.opts.Pane
 	if o.NextWaiting {
 		st, ok, err := c.nextWaiting(ctx, c.opts.Pane)
@@ -50,7 +74,7 @@ func (c *cmd) focus(ctx context.Context, o focusOptions) int {
 		target = st.Pane
 		r.ev.Agent, r.ev.Session, r.ev.Pane = st.Agent, st.Session, st.Pane
 	} else if target == "" {
-		return c.usage("focus needs --pane or --next-waiting")
+		return c.usage("focus needs --pane, --next-waiting or --choose")
 	}
 	args := []string{"select-window", "-t", target, ";", "select-pane", "-t", target}
 	if o.Client != "" {

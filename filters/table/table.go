@@ -6,7 +6,6 @@
 package table
 
 import (
-	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -36,23 +35,35 @@ type column struct {
 	w     int
 }
 
-// Render returns the table, one line per session after a header line;
-// "" when there are no states.
+// Row is one session's line.
+type Row struct {
+	State event.Event
+	Text  string
+}
+
+// Render returns the table, a header line then one line per session; ""
+// when there are no states.
 func Render(states []event.Event, o Options) string {
-	if len(states) == 0 {
+	head, rows := Rows(states, o)
+	if head == "" {
 		return ""
 	}
+	var b strings.Builder
+	b.WriteString(head + "\n")
+	for _, r := range rows {
+		b.WriteString(r.Text + "\n")
+	}
+	return b.String()
+}
+
+// Rows is the table as its header and its rows, most urgent first
+// (glance.Compare), each with its state; lines have no newline.
+func Rows(states []event.Event, o Options) (string, []Row) {
+	if len(states) == 0 {
+		return "", nil
+	}
 	rows := slices.Clone(states)
-	slices.SortStableFunc(rows, func(a, b event.Event) int {
-		if c := cmp.Compare(glance.Rank(b.Status), glance.Rank(a.Status)); c != 0 {
-			return c
-		}
-		// Longest in that status first: the wait that has waited longest.
-		if c := since(a).Compare(since(b)); c != 0 {
-			return c
-		}
-		return cmp.Or(cmp.Compare(a.Agent, b.Agent), cmp.Compare(a.Session, b.Session))
-	})
+	slices.SortStableFunc(rows, func(a, b event.Event) int { return glance.Compare(&a, &b) })
 
 	cols := []*column{
 		{head: "HOST"},
@@ -81,8 +92,7 @@ func Render(states []event.Event, o Options) string {
 	})
 	cols = fit(cols, o.Width)
 
-	var b strings.Builder
-	line := func(cell func(c *column) (text, color string)) {
+	line := func(cell func(c *column) (text, color string)) string {
 		l := lineWriter{left: o.Width, color: o.Color}
 		if o.Width <= 0 {
 			l.left = -1
@@ -105,11 +115,12 @@ func Render(states []event.Event, o Options) string {
 				l.add(pad, "")
 			}
 		}
-		b.WriteString(strings.TrimRight(l.b.String(), " ") + "\n")
+		return strings.TrimRight(l.b.String(), " ")
 	}
-	line(func(c *column) (string, string) { return c.head, bold })
+	head := line(func(c *column) (string, string) { return c.head, bold })
+	out := make([]Row, len(rows))
 	for r := range rows {
-		line(func(c *column) (string, string) {
+		out[r] = Row{State: rows[r], Text: line(func(c *column) (string, string) {
 			switch c.head {
 			case "STATUS":
 				return c.cells[r], statusColor(rows[r].Status)
@@ -120,9 +131,9 @@ func Render(states []event.Event, o Options) string {
 				return c.cells[r], dim
 			}
 			return c.cells[r], ""
-		})
+		})}
 	}
-	return b.String()
+	return head, out
 }
 
 // fit sets each column's width: what its cells need, then, past width,
@@ -186,13 +197,6 @@ func need(c *column) int {
 	return w
 }
 
-func since(s event.Event) time.Time {
-	if s.Since != nil {
-		return s.Since.Time
-	}
-	return s.T.Time
-}
-
 func statusCell(s event.Event) string {
 	if icon := glance.Icon(s.Status, s.Attention); icon != "" {
 		return icon + " " + s.Status
@@ -214,7 +218,10 @@ func project(s event.Event) string {
 
 // age is how long the session has been in its status: 45s, 12m, 3h05m, 2d4h.
 func age(now time.Time, s event.Event) string {
-	t := since(s)
+	t := s.T.Time
+	if s.Since != nil {
+		t = s.Since.Time
+	}
 	if now.IsZero() || t.IsZero() {
 		return ""
 	}

@@ -164,7 +164,7 @@ func TestCut(t *testing.T) {
 		{"make test", 6, "make…"}, // no blank before the mark
 		{"make test", 1, "…"},
 		{"make test", 0, ""},
-		{"中文项目", 5, "中文…"},   // a wide character never straddles the edge
+		{"中文项目", 5, "中文…"}, // a wide character never straddles the edge
 		{"中文项目", 4, "中…"},
 		{"⏳ waiting", 3, "⏳…"},
 		{"e\u0301e\u0301e\u0301", 2, "e\u0301…"}, // combining marks stay with their letter
