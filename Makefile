@@ -81,6 +81,11 @@ install: build man
 uninstall:
 	@$(foreach v,$(INSTALL_VARS),$(if $($(v)),$(v)='$($(v))')) sh contrib/install.sh uninstall
 
+# The README's picture, doc/ag.png: a real tmux session with ag's pipeline,
+# captured (needs tmux, aha and chromium; see doc/picture.sh).
+picture: build
+	doc/picture.sh bin doc/ag.png
+
 # The login pipeline in the foreground, as contrib/systemd and contrib/launchd
 # run it: ag-tail --follow | ag-fold --tmux | ag-notify | ag-keys.
 run: build
