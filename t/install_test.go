@@ -121,6 +121,15 @@ func TestInstallPrefix(t *testing.T) {
 	u.checkStages(t, prefix)
 	u.stop()
 
+	// The tmux plugin, run from where it was installed, binds the
+	// installed programs whatever tmux's PATH.
+	plugin := filepath.Join(prefix, "share", "ag", "tmux", "ag.tmux")
+	s := newTmux(t, []string{"PATH=/usr/bin:/bin"})
+	s.run("run-shell", shellQuote(plugin))
+	if keys := s.run("list-keys", "-T", "prefix", "S"); !strings.Contains(keys, shellQuote(filepath.Join(prefix, "bin"))+"/ag-keys focus --choose") {
+		t.Errorf("the installed plugin binds\n%s\nnot %s/bin/ag-keys", keys, prefix)
+	}
+
 	u.shell(t, "..", "make uninstall PREFIX="+shellQuote(prefix))
 	var left []string
 	filepath.Walk(prefix, func(p string, fi os.FileInfo, err error) error {

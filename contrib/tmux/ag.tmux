@@ -10,7 +10,8 @@
 # background, so a tmux started after the pipeline shows the current state.
 #
 # Options (set before the plugin loads; see contrib/tmux/README.md):
-#   @ag_bin_dir       directory of the ag binaries (default: $PATH)
+#   @ag_bin_dir       directory of the ag binaries (default: PREFIX/bin when
+#                     run from make install's PREFIX/share/ag/tmux, else $PATH)
 #   @ag_auto          on: add the segments to status-right, the window
 #                     status formats and pane-border-format; off: only
 #                     replace the #{ag_*} placeholders you put there
@@ -78,6 +79,14 @@ shq() {
 
 auto=$(get @ag_auto on)
 bin_dir=$(get @ag_bin_dir "")
+# Installed by make install (PREFIX/share/ag/tmux), the programs are in
+# PREFIX/bin, whatever the tmux server's PATH.
+case $bin_dir:$0 in
+:*/share/ag/tmux/ag.tmux)
+	d=${0%/share/ag/tmux/ag.tmux}/bin
+	[ -x "$d/ag-keys" ] && bin_dir=$d
+	;;
+esac
 bin=""
 [ -n "$bin_dir" ] && bin="$(shq "${bin_dir%/}")/"
 
