@@ -42,14 +42,7 @@ func TestTmuxChooser(t *testing.T) {
 	work := t.TempDir()
 	env := []string{"AG_DIR=" + work, "HOME=" + work}
 	in := newTmux(t, env, "cat")
-	in.run("new-window", "-d", "-t", "t:1", "cat")
-	in.run("new-window", "-d", "-t", "t:2", "cat")
-	in.run("new-session", "-d", "-s", "u", "-x", "120", "-y", "30", "cat")
-	panes := strings.Fields(in.run("list-panes", "-a", "-F", "#{pane_id}"))
-	ttys := strings.Fields(in.run("list-panes", "-a", "-F", "#{pane_tty}"))
-	if len(panes) != 4 {
-		t.Fatalf("panes %v", panes)
-	}
+	panes, ttys := in.fourPanes()
 	ago := func(d time.Duration) string { return time.Now().Add(-d).UTC().Format("2006-01-02T15:04:05.000Z") }
 	session := func(pane, tty, members string) string {
 		return fmt.Sprintf(`"pane":%q,"tty":%q,%s`, pane, tty, members)
@@ -84,24 +77,8 @@ func TestTmuxChooser(t *testing.T) {
 		client.Process.Kill()
 		client.Wait()
 	}()
-	var name string
-	for end := time.Now().Add(10 * time.Second); name == "" && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		name = in.run("list-clients", "-F", "#{client_name}")
-	}
-	if name == "" {
-		t.Fatal("the client did not attach")
-	}
-	current := func() string { return in.run("list-clients", "-F", "#{session_name}:#{window_index} #{pane_id}") }
-	wantCurrent := func(want string) {
-		t.Helper()
-		var got string
-		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-			if got = current(); got == want {
-				return
-			}
-		}
-		t.Fatalf("client is at %q, want %q", got, want)
-	}
+	in.waitClient()
+	wantCurrent := in.wantClientAt
 	press := func(k string) {
 		t.Helper()
 		if _, err := io.WriteString(keys, k); err != nil {

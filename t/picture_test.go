@@ -35,7 +35,7 @@ func TestPicture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := stripSGR(string(b))
+	text := screenText(string(b))
 	for _, want := range []string{
 		"── 0 claude ⏳ Bash", "── 1 codex ⚙ Bash", "── 2 claude ❓ AskUserQuestion", // borders
 		"[claude ⏳ Bash] api $", "[⏳2 ⚙1 ✓1] src $", // prompts

@@ -45,7 +45,7 @@ func TestTableOnTerminal(t *testing.T) {
 			t.Errorf("on a terminal the table lacks %q:\n%s", code, out)
 		}
 	}
-	lines := strings.Split(strings.TrimSuffix(stripSGR(out), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(screenText(out), "\n"), "\n")
 	if len(lines) != 13 {
 		t.Errorf("%d lines, want a header and 12 sessions:\n%s", len(lines), out)
 	}
@@ -54,22 +54,7 @@ func TestTableOnTerminal(t *testing.T) {
 			t.Errorf("a line %d columns wide on a 90-column terminal: %q", w, l)
 		}
 	}
-	if plain := run("NO_COLOR=1"); strings.Contains(plain, "\x1b[") || plain != stripSGR(out) {
+	if plain := run("NO_COLOR=1"); strings.Contains(plain, "\x1b[") || plain != screenText(out) {
 		t.Errorf("NO_COLOR: want the same table without colour, got:\n%s", plain)
 	}
-}
-
-// stripSGR removes ANSI colour sequences.
-func stripSGR(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			for i < len(s) && s[i] != 'm' {
-				i++
-			}
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -59,7 +59,7 @@ type pusher struct {
 	// Owned by the loop (or by sync's caller when there is no loop).
 	panes   map[string]tmuxopts.Pane
 	missing map[tmuxopts.Pane]bool // panes (and ttys) sessions name that the last list lacked
-	server  string          // pid of the server the applied options are in
+	server  string                 // pid of the server the applied options are in
 	listed  time.Time
 	applied tmuxopts.Set
 	lastErr string

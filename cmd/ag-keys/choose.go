@@ -57,12 +57,8 @@ func (c *cmd) chooseMenu(ctx context.Context, client string) ([]string, bool, er
 		if i < len(menuKeys) {
 			key = menuKeys[i : i+1]
 		}
-		p := r.State.Pane
-		pick := "select-window -t " + p + " ; select-pane -t " + p
-		if client != "" {
-			pick = "switch-client -c " + client + " -t " + p + " ; " + pick
-		}
-		args = append(args, menuText(r.Text), key, pick)
+		// Pane ids and client names (tty paths) need no quoting here.
+		args = append(args, menuText(r.Text), key, strings.Join(focusArgs(r.State.Pane, client), " "))
 	}
 	return args, true, nil
 }
