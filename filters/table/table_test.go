@@ -183,3 +183,31 @@ func TestWidth(t *testing.T) {
 		}
 	}
 }
+
+// Cut never gives more columns than asked, keeps whole characters, and
+// leaves text that fits alone; Render never writes a line wider than asked.
+func FuzzCut(f *testing.F) {
+	for _, s := range []string{"make test", "中文项目", "⏳ waiting", "e\u0301e\u0301", "a\x00b", "\xff\xfe"} {
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, s string, w int) {
+		w %= 300
+		got := Cut(s, w)
+		if Width(got) > max(w, 0) {
+			t.Fatalf("Cut(%q, %d) = %q, %d wide", s, w, got, Width(got))
+		}
+		if Width(s) <= w {
+			if got != s {
+				t.Fatalf("Cut(%q, %d) = %q: it fitted", s, w, got)
+			}
+		} else if norm := string([]rune(s)); !strings.HasPrefix(norm, strings.TrimSuffix(got, "…")) { // cut: a byte that is not UTF-8 shows as U+FFFD
+			t.Fatalf("Cut(%q, %d) = %q is not a prefix and a mark", s, w, got)
+		}
+		e := event.Event{Agent: "claude", Status: event.StatusWaiting, Tool: "Bash", Text: s, Cwd: "/x/" + s}
+		for _, l := range strings.Split(strings.TrimSuffix(Render([]event.Event{e}, Options{Width: max(w, 1)}), "\n"), "\n") {
+			if Width(l) > max(w, 1) {
+				t.Fatalf("width %d: line %q is %d wide", w, l, Width(l))
+			}
+		}
+	})
+}
