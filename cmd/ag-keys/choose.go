@@ -16,11 +16,11 @@ import (
 const menuKeys = "1234567890abcdefimnoprstuvwxyz"
 
 // chooseMenu builds focus --choose's tmux command: a display-menu on
-// client of every agent session shown in a tmux pane, most urgent first,
+// client of every agent session of this host shown in a tmux pane, most urgent first,
 // as the rows of ag-fold --snapshot --table; picking one does what focus
 // does. It says false when no session has a pane here.
 func (c *cmd) chooseMenu(ctx context.Context, client string) ([]string, bool, error) {
-	states, err := state.Read(c.opts.StateFile)
+	states, err := c.states() // this host's: another's panes are not this tmux's
 	if err != nil {
 		return nil, false, err
 	}
