@@ -6,10 +6,11 @@
 #
 # From the environment (the Makefile passes its variables):
 #   PREFIX     default ~/.local
-#   BINDIR     $PREFIX/bin: every program, ag-hook-setup beside ag-hook, ag-pipeline
+#   BINDIR     $PREFIX/bin: every program, ag-hook-setup beside ag-hook, and the
+#              scripts (ag-pipeline, ag-remote, ag-mqtt)
 #   MANDIR     $PREFIX/share/man/man1
 #   DATADIR    $PREFIX/share/ag: the tmux plugin and the prompt snippets
-#   UNITDIR    $PREFIX/share/systemd/user: the systemd user unit (not on macOS)
+#   UNITDIR    $PREFIX/share/systemd/user: the systemd user units (not on macOS)
 #   LAUNCHDIR  ~/Library/LaunchAgents: the launchd agent (macOS only)
 #   OS         `uname -s`
 #   DESTDIR    a staging root for packagers: files go below it, paths written
@@ -82,7 +83,9 @@ install_all() {
 	for p in "$build"/ag-*; do
 		[ -f "$p" ] && [ -x "$p" ] && put 755 "$p" "$BINDIR/${p##*/}"
 	done
-	put 755 "$here/ag-pipeline" "$BINDIR/ag-pipeline"
+	for p in "$here"/ag-*; do # the scripts: ag-pipeline, ag-remote, ag-mqtt
+		[ -f "$p" ] && [ -x "$p" ] && put 755 "$p" "$BINDIR/${p##*/}"
+	done
 	for m in "$build"/man/*.1; do
 		[ -f "$m" ] && put 644 "$m" "$MANDIR/${m##*/}"
 	done
@@ -97,8 +100,10 @@ install_all() {
 		put 644 "$tmp" "$LAUNCHDIR/io.github.agwatch.ag.plist"
 		;;
 	*)
-		fill "$here/systemd/ag.service" systemd_word >"$tmp"
-		put 644 "$tmp" "$UNITDIR/ag.service"
+		for u in "$here"/systemd/*.service; do
+			fill "$u" systemd_word >"$tmp"
+			put 644 "$tmp" "$UNITDIR/${u##*/}"
+		done
 		;;
 	esac
 	echo "$manifest" >>"$list"
@@ -109,7 +114,7 @@ install_all() {
 	echo "installed into $PREFIX: programs in $BINDIR, man pages in $MANDIR, contrib in $DATADIR"
 	case $OS in
 	Darwin) echo "launchd agent: $LAUNCHDIR/io.github.agwatch.ag.plist" ;;
-	*) echo "systemd user unit: $UNITDIR/ag.service" ;;
+	*) echo "systemd user units: $UNITDIR/ag.service (and ag-remote@, ag-mqtt@)" ;;
 	esac
 }
 

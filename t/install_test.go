@@ -59,6 +59,15 @@ func TestReadmeLoginSteps(t *testing.T) {
 	prefix := filepath.Join(home, ".local")
 	u.checkStages(t, prefix)
 
+	// The units of agents on other hosts, installed beside it, are found
+	// by systemd too and run their script from the prefix.
+	for unit, script := range map[string]string{"ag-remote@devbox.service": "ag-remote", "ag-mqtt@host.service": "ag-mqtt"} {
+		argv, _ := u.verify(t, unit)
+		if want := filepath.Join(prefix, "bin", script); len(argv) != 2 || argv[0] != want {
+			t.Errorf("%s: ExecStart = %q, want %s and the instance", unit, argv, want)
+		}
+	}
+
 	// The hooks run the installed ag-hook, and status, run from there, is
 	// content with it.
 	settings, err := os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
@@ -107,7 +116,7 @@ func TestInstallPrefix(t *testing.T) {
 			path = v
 		}
 	}
-	for _, p := range append(slices.Clone(pipelineStages), "ag-hook", "ag-hook-setup", "ag-detect") {
+	for _, p := range append(slices.Clone(pipelineStages), "ag-hook", "ag-hook-setup", "ag-detect", "ag-pipeline", "ag-remote", "ag-mqtt") {
 		if got := lookPath(p, path); got != filepath.Join(prefix, "bin", p) {
 			t.Errorf("the unit's PATH finds %s at %q, want it in %s/bin", p, got, prefix)
 		}
