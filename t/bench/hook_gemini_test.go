@@ -4,11 +4,8 @@ package bench
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/agwatch/ag/filters/event"
@@ -39,26 +36,9 @@ func TestHookSpeedGemini(t *testing.T) {
 		Env:  []string{"AG_DIR=" + filepath.Join(dir, "ag"), "TMUX_PANE=%1", "HOME=" + dir, "PATH=" + os.Getenv("PATH")},
 		Runs: [][]string{{installed, "gemini"}, {goFloor, filepath.Join(dir, "floor.ndjson")}, {"/bin/true"}},
 	}
-	js, _ := json.Marshal(spec)
-	c := exec.Command(agent, runner)
-	c.Stdin = bytes.NewReader(js)
-	var out, errb bytes.Buffer
-	c.Stdout, c.Stderr = &out, &errb
-	if err := c.Run(); err != nil {
-		t.Fatalf("%v\n%s", err, errb.String())
-	}
-	var res hookRunResult
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatalf("runner: %v: %q", err, out.String())
-	}
+	res, stats := runHooks(t, agent, runner, spec, warm)
 	if want := bytes.Repeat([]byte("{}"), warm+n); res.Stdout != string(want) {
 		t.Fatalf("ag-hook gemini printed %q (%d bytes), want {} per run", res.Stdout[:min(len(res.Stdout), 40)], len(res.Stdout))
-	}
-	stats := make([]Stats, len(spec.Runs))
-	for j, ds := range res.Times {
-		ds = ds[warm:]
-		slices.Sort(ds)
-		stats[j] = Stats{N: n, Median: ds[n/2], Min: ds[0], Max: ds[n-1]}
 	}
 	sp, err := os.ReadFile(filepath.Join(dir, "ag", "spool.ndjson"))
 	if err != nil || bytes.Count(sp, []byte("\n")) != warm+n {

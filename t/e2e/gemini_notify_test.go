@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,13 +24,10 @@ import (
 // dbus) on a private bus served by t/notifyd, and ag-keys taking
 // ag-notify's output.
 type geminiNotify struct {
-	h    *Harness
-	api  *fakegemini.Server
-	nd   *Notifyd
-	tm   *Tmux
-	pl   *Pipeline
-	keys *Keys
-	bin  string
+	notifyRig
+	api *fakegemini.Server
+	tm  *Tmux
+	bin string
 }
 
 func newGeminiNotify(t *testing.T, notifyArgs ...string) *geminiNotify {
@@ -39,7 +35,7 @@ func newGeminiNotify(t *testing.T, notifyArgs ...string) *geminiNotify {
 	bin := Install(t, Gemini)
 	CheckVersion(t, bin, Gemini.Version)
 	h := New(t)
-	w := &geminiNotify{h: h, bin: bin}
+	w := &geminiNotify{notifyRig: notifyRig{h: h}, bin: bin}
 	w.api = h.FakeGemini(fakegemini.Options{})
 	h.GeminiConfig(false)
 	h.StartDBus()
@@ -78,57 +74,9 @@ func (w *geminiNotify) wait(t *testing.T, p *Pane, s *Session, cmd string) offer
 		t.Fatalf("waiting state: attention %q tool %q text %q token %q pane %q; want permission, run_shell_command, %q, a token, %s",
 			wt.Attention, wt.Tool, wt.Text, wt.Token, wt.Pane, cmd, p.ID)
 	}
-	n, i := w.nd.WaitCall(from, "Notify for "+cmd, 15*time.Second, func(c Call) bool {
-		return c.Call == "Notify" && strings.Contains(c.Body, cmd)
-	})
-	if !strings.HasPrefix(n.Summary, "Gemini CLI · project") || !strings.HasPrefix(n.Body, "Needs permission: run_shell_command\n") {
-		t.Errorf("Notify summary %q body %q; want \"Gemini CLI · project\", \"Needs permission: run_shell_command\\n<command>\"", n.Summary, n.Body)
-	}
-	for _, pair := range [][2]string{{"approve", "Approve"}, {"deny", "Deny"}} {
-		k := slices.Index(n.Actions, pair[0])
-		if k < 0 || k%2 != 0 || k+1 >= len(n.Actions) || n.Actions[k+1] != pair[1] {
-			t.Errorf("Notify actions %q offer no %s/%s button", n.Actions, pair[0], pair[1])
-		}
-	}
-	d := w.pl.Out.Await(t, "notify deliver for token "+wt.Token, 10*time.Second, func(e *event.Event) bool {
-		return e.Kind == event.Notify && e.Action == "deliver" && e.Token == wt.Token
-	})
-	if d.Backend != "dbus" || d.Ref != strconv.FormatUint(uint64(n.ID), 10) || d.Pane != p.ID || d.Agent != gemini.ID {
-		t.Errorf("notify event: backend %q ref %q pane %q agent %q; want dbus, %d, %s, gemini", d.Backend, d.Ref, d.Pane, d.Agent, n.ID, p.ID)
-	}
+	o := w.offer(t, from, wt, p, "Gemini CLI · project", "Needs permission: run_shell_command\n", cmd)
 	p.WaitText(10*time.Second, GeminiPermission)
-	return offered{wait: wt, note: n, index: i}
-}
-
-// press presses key on the notification once ag-keys can check the wait's
-// token in the state file, and returns ag-keys's keys event for it.
-func (w *geminiNotify) press(t *testing.T, o offered, p *Pane, key string) event.Event {
-	t.Helper()
-	w.h.WaitState(10*time.Second, func(states []event.Event) bool {
-		st, ok := state.ForPane(states, p.ID)
-		return ok && st.Token == o.wait.Token
-	}, "the wait's token "+o.wait.Token)
-	w.nd.Press(o.note.ID, key)
-	a := w.pl.Out.Await(t, key+" action for token "+o.wait.Token, 10*time.Second, func(e *event.Event) bool {
-		return e.Kind == event.Action && e.Token == o.wait.Token
-	})
-	if a.Action != key || a.Pane != p.ID || a.Agent != gemini.ID || a.Session != o.wait.Session {
-		t.Errorf("action event: action %q pane %q agent %q session %q; want %s, %s, gemini, %s",
-			a.Action, a.Pane, a.Agent, a.Session, key, p.ID, o.wait.Session)
-	}
-	return w.keys.Out.WaitFor(t, "keys for token "+o.wait.Token, 10*time.Second, func(e *event.Event) bool {
-		return e.Kind == event.Keys && e.Token == o.wait.Token
-	})
-}
-
-func (w *geminiNotify) notifies(from int, body string) int {
-	n := 0
-	for _, c := range w.nd.Calls()[from:] {
-		if c.Call == "Notify" && slices.Contains(c.Buttons(), "approve") && strings.Contains(c.Body, body) {
-			n++
-		}
-	}
-	return n
+	return o
 }
 
 // TestGeminiNotify answers real Gemini CLI permission prompts from the
@@ -248,15 +196,8 @@ func TestGeminiNotifyLatency(t *testing.T) {
 		}
 		t.Logf("wait %d: hook → Notify %s", i, lat[i].Round(100*time.Microsecond))
 	}
-	sorted := slices.Clone(lat)
-	slices.Sort(sorted)
-	median := (sorted[(waits-1)/2] + sorted[waits/2]) / 2
-	var all []string
-	for _, d := range lat {
-		all = append(all, fmt.Sprintf("%.1f", ms(d)))
-	}
-	t.Logf("Gemini hook `wait` → Notify received, %d waits: median %.1f ms, min %.1f ms, max %.1f ms (all, ms: %s)",
-		waits, ms(median), ms(sorted[0]), ms(sorted[waits-1]), strings.Join(all, " "))
+	median, line := latencies("Gemini hook `wait` → Notify received", lat)
+	t.Log(line)
 	if median >= 100*time.Millisecond {
 		t.Errorf("median hook → Notify latency %s; budget < 100ms", median)
 	}
