@@ -45,10 +45,15 @@ type Request struct {
 	JSON     bool   // JSON mode: answered from the schema
 	Contents int
 	Tokens   serve.Usage
+	Result   string // the function response sent back: "<name> <output>", clamped
 }
 
 func (r Request) String() string {
-	return r.Line(serve.Field("rpc", r.RPC), serve.Field("json", r.JSON), serve.Field("contents", r.Contents), r.Tokens.Field())
+	result := ""
+	if r.Result != "" {
+		result = fmt.Sprintf("result=%q", serve.Clamp(r.Result, 80))
+	}
+	return r.Line(serve.Field("rpc", r.RPC), serve.Field("json", r.JSON), serve.Field("contents", r.Contents), r.Tokens.Field(), result)
 }
 
 // Options tune a Server: Trace, InputTokens (the prompt's tokens every
@@ -103,7 +108,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request, rec *Request) 
 		return
 	}
 	tools := req.declarations()
-	rec.Tools, rec.Contents = len(tools), len(req.Contents)
+	rec.Tools, rec.Contents, rec.Result = len(tools), len(req.Contents), serve.Clamp(req.result(), 500)
 	sc, call, isJSON := plan(&req, tools)
 	rec.JSON = isJSON
 	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(call)

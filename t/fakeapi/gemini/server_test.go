@@ -140,8 +140,23 @@ func TestShellCallThenResponse(t *testing.T) {
 	if r.text != serve.ToolDone || len(r.calls) != 0 {
 		t.Errorf("after the response: %+v", r)
 	}
-	if log := s.Log(); !strings.Contains(log, "reply=call:run_shell_command "+cmd) {
+	if log := s.Log(); !strings.Contains(log, "reply=call:run_shell_command "+cmd) || !strings.Contains(log, `result="run_shell_command Output: (empty)"`) {
 		t.Errorf("log:\n%s", log)
+	}
+	if rs := s.Requests(); rs[len(rs)-1].Result != "run_shell_command Output: (empty)" || rs[0].Result != "" {
+		t.Errorf("results recorded: %q, %q", rs[0].Result, rs[len(rs)-1].Result)
+	}
+}
+
+// After a cancelled turn Gemini CLI 0.61 sends its history again with
+// that turn's prompt and the next one as parts of one user content: the
+// newest part is the prompt, the marker of the cancelled one is history.
+func TestPromptAfterCancel(t *testing.T) {
+	s := start(t, Options{})
+	r := assemble(t, post(t, s.URL+mainPath, turn(`{"role":"user","parts":[{"text":"<session_context>\nctx\n</session_context>"},`+
+		`{"text":"CALL: ask_user {\"questions\":[]}"},{"text":"say hello"}]}`)))
+	if r.text != "FAKE-REPLY: say hello" || len(r.calls) != 0 {
+		t.Errorf("got %+v", r)
 	}
 }
 

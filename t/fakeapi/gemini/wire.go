@@ -85,7 +85,10 @@ func (req *request) declarations() []serve.Tool {
 // plan decides the reply: JSON mode gets an object for its schema; a
 // request without functions a short text; a function response after the
 // last user text the final text; a user prompt what its markers ask
-// (serve.Plan), with the call it makes among the functions offered.
+// (serve.Plan), with the call it makes among the functions offered. The
+// prompt is the last typed part of the newest user content: after a
+// cancelled turn Gemini sends that turn's prompt and the next one as
+// parts of one content, and only the newest is being asked.
 func plan(req *request, tools []serve.Tool) (sc serve.Script, call *serve.ToolCall, isJSON bool) {
 	gc := req.GenerationConfig
 	if schema := gc.ResponseJSONSchema; len(schema) > 0 || len(gc.ResponseSchema) > 0 || gc.ResponseMimeType == "application/json" {
@@ -106,20 +109,52 @@ func plan(req *request, tools []serve.Tool) (sc serve.Script, call *serve.ToolCa
 		if c.Role != "user" && c.Role != "" {
 			continue
 		}
-		var texts []string
+		typed := ""
 		for _, p := range c.Parts {
 			if p.FunctionResponse != nil {
 				return serve.Script{Text: serve.ToolDone}, nil, false
 			}
 			if t := serve.Typed(p.Text); t != "" && !p.Thought {
-				texts = append(texts, t)
+				typed = t
 			}
 		}
-		if len(texts) == 0 {
+		if typed == "" {
 			continue
 		}
-		sc = serve.Plan(strings.Join(texts, "\n"))
+		sc = serve.Plan(typed)
 		return sc, sc.Call(tools), false
 	}
 	return serve.Script{Text: "FAKE-REPLY: nothing to answer"}, nil, false
+}
+
+// result is the function response the newest user content sends back, as
+// "<name> <response>" (the tool's output alone when it has one), "" when
+// that content holds none.
+func (req *request) result() string {
+	for i := len(req.Contents) - 1; i >= 0; i-- {
+		c := req.Contents[i]
+		if c.Role != "user" && c.Role != "" {
+			continue
+		}
+		for _, p := range c.Parts {
+			if p.FunctionResponse == nil {
+				continue
+			}
+			var fr struct {
+				Name     string          `json:"name"`
+				Response json.RawMessage `json:"response"`
+			}
+			json.Unmarshal(*p.FunctionResponse, &fr)
+			var out struct {
+				Output *string `json:"output"`
+			}
+			res := string(fr.Response)
+			if json.Unmarshal(fr.Response, &out) == nil && out.Output != nil {
+				res = *out.Output
+			}
+			return strings.TrimSpace(fr.Name + " " + res)
+		}
+		return ""
+	}
+	return ""
 }
