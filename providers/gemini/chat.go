@@ -42,7 +42,6 @@ type Chat struct {
 	cwd     string
 	cwdRead bool
 	model   string
-	last    time.Time
 	seen    map[string]*msgSeen // by message id
 	open    bool                // a prompt started a turn that has not ended
 	replay  bool                // inside a history rewrite, until its $set
@@ -51,7 +50,7 @@ type Chat struct {
 	end     *event.Event        // an answer's turn.end, until nothing follows it
 	endMsg  string              // the message the held end is for
 	whole   bool                // a whole-file chat: every message is the file's own
-	order   []msgAt             // messages in the order first seen (whole-file chats: for checkpoints)
+	order   []msgAt             // the newest messages in the order first seen, for checkpoints
 	before  time.Time           // restored: messages older than this were all emitted
 }
 
@@ -217,9 +216,6 @@ func (c *Chat) message(r *record, emit func(*event.Event)) error {
 	if err != nil {
 		return fmt.Errorf("message %s: bad timestamp %q", r.ID, r.Timestamp)
 	}
-	if t.After(c.last) {
-		c.last = t
-	}
 	if c.session == "" {
 		return nil // no header yet: nothing to say whose it is
 	}
@@ -231,9 +227,10 @@ func (c *Chat) message(r *record, emit func(*event.Event)) error {
 		}
 		ms = &msgSeen{Tools: map[string]bool{}}
 		c.seen[r.ID] = ms
-		if c.whole {
-			c.order = append(c.order, msgAt{r.ID, t})
+		if len(c.order) == 4*checkpointKeep {
+			c.order = append(c.order[:0], c.order[len(c.order)-checkpointKeep:]...)
 		}
+		c.order = append(c.order, msgAt{r.ID, t})
 	}
 	switch r.Type {
 	case "user":

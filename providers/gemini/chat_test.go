@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/internal/parsertest"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -317,5 +321,65 @@ func TestChatJSONCheckpoint(t *testing.T) {
 	}
 	if err := NewChatJSON("/x").Restore([]byte(`{"v":9}`)); err == nil {
 		t.Error("a checkpoint of another format is refused")
+	}
+}
+
+// TestChatCheckpoints: a JSONL chat's parser checkpointed at any line and
+// restored into a fresh one goes on as one reader would, tokens once.
+func TestChatCheckpoints(t *testing.T) {
+	files, _ := filepath.Glob("testdata/chats/*.jsonl")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsertest.Checkpoints(t, func() provider.TranscriptParser { return NewChat(f) }, data)
+	}
+}
+
+// TestChatCheckpointBounded: a long chat's checkpoint stays small, and a
+// response written again with its tool calls after a restart counts its
+// tokens once and starts its calls once.
+func TestChatCheckpointBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"sessionId":"s1","projectHash":"h","startTime":"2026-12-01T10:00:00.000Z","lastUpdated":"2026-12-01T10:00:00.000Z","kind":"main"}` + "\n")
+	at := func(i int) string {
+		return time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second).Format(time.RFC3339Nano)
+	}
+	for i := range 500 {
+		fmt.Fprintf(&b, `{"id":"u%d","timestamp":"%s","type":"user","content":[{"text":"prompt %d"}]}`+"\n", i, at(2*i), i)
+		fmt.Fprintf(&b, `{"id":"g%d","timestamp":"%s","type":"gemini","content":"answer %d","tokens":{"input":100,"output":5,"cached":50},"model":"gemini-3.8-flash"}`+"\n", i, at(2*i+1), i)
+	}
+	b.WriteString(`{"id":"g500","timestamp":"` + at(1000) + `","type":"gemini","content":"I will run it.","tokens":{"input":100,"output":5,"cached":50},"model":"gemini-3.8-flash"}` + "\n")
+	a := NewChat("/x/tmp/p/chats/session-a.jsonl")
+	for l := range strings.Lines(b.String()) {
+		a.Parse([]byte(l), func(*event.Event) {})
+	}
+	cp, err := a.Checkpoint()
+	if err != nil || len(cp) > 8192 {
+		t.Fatalf("checkpoint of a 1,000-message chat: %d bytes, %v", len(cp), err)
+	}
+	r := NewChat("/x/tmp/p/chats/session-a.jsonl")
+	if err := r.Restore(cp); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	emit := func(e *event.Event) { got = append(got, e.Kind+" "+e.Tool) }
+	r.Parse([]byte(`{"id":"g500","timestamp":"`+at(1000)+`","type":"gemini","content":"I will run it.","tokens":{"input":100,"output":5,"cached":50},"model":"gemini-3.8-flash",`+
+		`"toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"ls"},"status":"success","timestamp":"`+at(1001)+`"}]}`), emit)
+	r.Parse([]byte(`{"id":"g0","timestamp":"`+at(1)+`","type":"gemini","content":"answer 0","tokens":{"input":100,"output":5,"cached":50},"model":"gemini-3.8-flash"}`), emit)
+	r.Drain(emit)
+	if strings.Join(got, ",") != "tool.start run_shell_command,tool.end run_shell_command" {
+		t.Errorf("after a restore: %q; want the call started and ended, no meter, nothing for an old message", got)
+	}
+}
+
+// TestCheckpointFields: a field added to Chat must be in its checkpoint
+// too (or said why not here).
+func TestCheckpointFields(t *testing.T) {
+	// path, cwd, cwdRead and whole come from the path and the constructor;
+	// seen, order and before are Msgs; V is the checkpoint's own.
+	if n, c := reflect.TypeOf(Chat{}).NumField(), reflect.TypeOf(checkpoint{}).NumField(); n != c-1+4+2 {
+		t.Errorf("Chat has %d fields, its checkpoint %d: keep them in step", n, c)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/provider"
@@ -80,56 +79,3 @@ func (j *ChatJSON) Reset() { j.c.Reset() }
 
 // Session is the chat's session id.
 func (j *ChatJSON) Session() string { return j.c.session }
-
-var _ provider.Checkpointer = (*ChatJSON)(nil)
-
-// checkpointKeep is how many of the newest messages a checkpoint keeps in
-// full: the ones a rewrite may still add tokens or tool calls to.
-const checkpointKeep = 32
-
-type checkpoint struct {
-	V       int                 `json:"v"`
-	Session string              `json:"session"`
-	Model   string              `json:"model,omitempty"`
-	Open    bool                `json:"open,omitempty"`
-	Before  string              `json:"before,omitempty"` // messages older than this were all emitted
-	Recent  map[string]*msgSeen `json:"recent,omitempty"`
-}
-
-// Checkpoint is what a restarted reader needs (provider.Checkpointer):
-// the newest messages' state in full, and the time before which every
-// message was done with.
-func (j *ChatJSON) Checkpoint() ([]byte, error) {
-	c := j.c
-	cp := checkpoint{V: 1, Session: c.session, Model: c.model, Open: c.open, Recent: map[string]*msgSeen{}}
-	for i := len(c.order) - 1; i >= 0 && len(cp.Recent) < checkpointKeep; i-- {
-		m := c.order[i]
-		cp.Recent[m.id] = c.seen[m.id]
-		cp.Before = m.t.Format(time.RFC3339Nano)
-	}
-	return json.Marshal(cp)
-}
-
-// Restore puts a fresh parser where Checkpoint left one.
-func (j *ChatJSON) Restore(state []byte) error {
-	var cp checkpoint
-	if err := json.Unmarshal(state, &cp); err != nil || cp.V != 1 {
-		return fmt.Errorf("not a gemini chat checkpoint")
-	}
-	c := j.c
-	c.session, c.model, c.open = cp.Session, cp.Model, cp.Open
-	for id, ms := range cp.Recent {
-		if ms != nil && ms.Tools == nil {
-			ms.Tools = map[string]bool{}
-		}
-		c.seen[id] = ms
-	}
-	if cp.Before != "" {
-		t, err := time.Parse(time.RFC3339Nano, cp.Before)
-		if err != nil {
-			return err
-		}
-		c.before = t
-	}
-	return nil
-}
