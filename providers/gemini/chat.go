@@ -316,6 +316,14 @@ func (c *Chat) gemini(r *record, ms *msgSeen, t time.Time, emit func(*event.Even
 	if c.replay {
 		return
 	}
+	if !c.open && c.prompt == nil && cancelled(r) {
+		// Ctrl+C: Gemini writes "Request cancelled." first, then the
+		// cancelled turn's calls (Escape writes them before): no new turn.
+		for _, tc := range r.ToolCalls {
+			ms.Tools[tc.ID] = true
+		}
+		return
+	}
 	c.release(emit)
 	if c.endMsg != r.ID {
 		c.dropEnd() // a later response: the held answer did not end the turn
@@ -386,6 +394,20 @@ func (c *Chat) flushEnd(emit func(*event.Event)) {
 	}
 }
 
+// cancelled: a response that says nothing, all of whose calls were
+// cancelled.
+func cancelled(r *record) bool {
+	if len(r.ToolCalls) == 0 || contentText(r.Content) != "" {
+		return false
+	}
+	for _, tc := range r.ToolCalls {
+		if tc.Status != "cancelled" {
+			return false
+		}
+	}
+	return true
+}
+
 func terminal(status string) bool {
 	return status == "success" || status == "error" || status == "cancelled"
 }
@@ -439,12 +461,22 @@ func contentText(raw json.RawMessage) string {
 }
 
 // ignored: what Gemini itself never counts as a prompt (its
-// isIgnoredUserContent): nothing, a slash command, "?" help.
+// isIgnoredUserContent: nothing, a slash command, "?" help), and what it
+// adds to the history as the user's with no turn to follow (0.61.0): a
+// command run in shell mode ("!"), the note that the user left plan mode
+// with Shift+Tab.
 func ignored(text string) bool {
 	t := strings.TrimSpace(text)
 	return t == "" || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "?") ||
-		strings.HasPrefix(t, "<session_context>") || strings.HasPrefix(t, "<hook_context>")
+		strings.HasPrefix(t, "<session_context>") || strings.HasPrefix(t, "<hook_context>") ||
+		strings.HasPrefix(t, shellModeNote) || strings.HasPrefix(t, planExitNote)
 }
+
+// The user messages Gemini CLI writes itself.
+const (
+	shellModeNote = "I ran the following shell command:\n```sh\n"
+	planExitNote  = "User has manually exited Plan Mode."
+)
 
 // isBlock: a text part that is wholly one <tag>…</tag> block the CLI adds
 // (context from hooks, @file contents), not what was typed.

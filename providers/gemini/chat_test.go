@@ -127,6 +127,10 @@ func TestChatCases(t *testing.T) {
 		call   = `{"id":"g1","timestamp":"2026-01-01T00:00:02.000Z","type":"gemini","content":"hello","tokens":{"input":100,"output":5,"cached":40},"model":"gemini-3.8-flash","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"ls"},"status":"%s","timestamp":"2026-01-01T00:00:09.000Z"}]}`
 		result = `{"id":"u2","timestamp":"2026-01-01T00:00:09.100Z","type":"user","content":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"output":"x"}}}]}`
 		final  = `{"id":"g2","timestamp":"2026-01-01T00:00:10.000Z","type":"gemini","content":"done","tokens":{"input":120,"output":3,"cached":0},"model":"gemini-3.8-flash"}`
+		// Ctrl+C on a question (0.61.0): the cancel first, then the call.
+		ctrlC       = `{"id":"i1","timestamp":"2026-01-01T00:00:09.000Z","type":"info","content":"Request cancelled."}`
+		ctrlCCall   = `{"id":"g2","timestamp":"2026-01-01T00:00:09.002Z","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"ask_user","args":{"questions":[{"question":"Which"}]},"status":"cancelled","timestamp":"2026-01-01T00:00:09.001Z"}],"thoughts":[],"model":"gemini-3.8-flash"}`
+		ctrlCResult = `{"id":"u2","timestamp":"2026-01-01T00:00:09.002Z","type":"user","content":[{"functionResponse":{"id":"c1","name":"ask_user","response":{"error":"[Operation Cancelled] Reason: Operation cancelled by user"}}}]}`
 	)
 	status := func(s string) string { return strings.Replace(call, "%s", s, 1) }
 	for _, tc := range []struct {
@@ -179,6 +183,21 @@ func TestChatCases(t *testing.T) {
 			`{"$set":{"sessionId":"s1"}}`,
 			`{"$set":{"messages":[{"id":"u1","timestamp":"2026-01-01T01:00:00.000Z","type":"user","content":[{"text":"hi"}]}]}}`},
 			"turn.start:hi meter:gemini-3.8-flash turn.end:hello session.start:resume"},
+		{"a shell-mode command and leaving plan mode are no prompt", []string{head,
+			`{"id":"u3","timestamp":"2026-01-01T00:00:30.000Z","type":"user","content":[{"text":"I ran the following shell command:\n` + "```" + `sh\necho hi\n` + "```" + `\n\nThis produced the following result:\n` + "```" + `\nhi\n` + "```" + `"}]}`,
+			`{"id":"u4","timestamp":"2026-01-01T00:00:31.000Z","type":"user","content":[{"text":"User has manually exited Plan Mode. Switching to Default mode (edits will require confirmation)."}]}`,
+			`{"id":"u5","timestamp":"2026-01-01T00:00:32.000Z","type":"user","content":[{"text":"I ran the following shell command: is what I typed"}]}`},
+			"turn.start:I ran the following shell command: is what I typed"},
+		{"Ctrl+C on a question: Request cancelled, then the cancelled call", []string{head,
+			`{"id":"u1","timestamp":"2026-01-01T00:00:01.000Z","type":"user","content":[{"text":"ask me"}]}`,
+			`{"id":"g1","timestamp":"2026-01-01T00:00:02.000Z","type":"gemini","content":"I will call ask_user.","tokens":{"input":100,"output":5,"cached":40},"model":"gemini-3.8-flash"}`,
+			ctrlC, ctrlCCall, ctrlCResult},
+			"turn.start:ask me meter:gemini-3.8-flash interrupt:user"},
+		{"Ctrl+C on a question read after the answer was taken for the end", []string{head,
+			`{"id":"u1","timestamp":"2026-01-01T00:00:01.000Z","type":"user","content":[{"text":"ask me"}]}`,
+			`{"id":"g1","timestamp":"2026-01-01T00:00:02.000Z","type":"gemini","content":"I will call ask_user.","tokens":{"input":100,"output":5,"cached":40},"model":"gemini-3.8-flash"}`,
+			"DRAIN", ctrlC, ctrlCCall, ctrlCResult},
+			"turn.start:ask me meter:gemini-3.8-flash turn.end:I will call ask_user."},
 		{"not JSON", []string{head, `{"id":`}, "error:not a chat record: unexpected end of JSON input"},
 		{"bad timestamp", []string{head, `{"id":"u1","timestamp":"yesterday","type":"user","content":"hi"}`},
 			`error:message u1: bad timestamp "yesterday"`},
