@@ -301,11 +301,18 @@ func (f *Folder) wait(s *session, e *event.Event) {
 	// Claude's PermissionRequest names no tool_use_id: the wait is for the
 	// call of that tool just started, so an end of another call (a
 	// transcript's, written late) does not end it.
-	id := e.ToolID
-	if id == "" && e.Tool != "" && e.Tool == st.Tool && st.Status == event.StatusWorking {
-		id = st.ToolID
+	id, text := e.ToolID, e.Text
+	if e.Tool != "" && e.Tool == st.Tool && st.Status == event.StatusWorking {
+		if id == "" {
+			id = st.ToolID
+		}
+		// Gemini's Notification for a question or a plan says neither:
+		// the call just started (BeforeTool) did.
+		if text == "" {
+			text = st.Text
+		}
 	}
-	s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, id, e.Text)
+	s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, id, text)
 	s.str(&st.Sub, "") // the main thread's own prompt
 	s.waitT, s.waitSrc, s.paneIdleT = e.T.Time, e.Src, time.Time{}
 }

@@ -12,8 +12,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/jsonscan"
@@ -54,8 +58,9 @@ const (
 	ToolReplace  = "replace"
 	ToolWrite    = "write_file"
 	ToolWebFetch = "web_fetch"
-	ToolAskUser  = "ask_user"
-	ToolExitPlan = "exit_plan_mode"
+	ToolAskUser   = "ask_user"
+	ToolExitPlan  = "exit_plan_mode"
+	ToolEnterPlan = "enter_plan_mode"
 )
 
 // Text limits: enough for a notification or a prompt segment.
@@ -194,6 +199,11 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 	case HookBeforeTool:
 		e.Tool = p.ToolName
 		e.Text = ToolSummary(p.ToolName, p.ToolInput)
+		if p.ToolName == ToolExitPlan {
+			if plan := planText(p.TranscriptPath, p.SessionID, p.ToolInput); plan != "" {
+				e.Text = plan
+			}
+		}
 	case HookAfterTool:
 		e.Tool = p.ToolName
 		if failed(p.ToolResponse) {
@@ -249,14 +259,21 @@ func permission(e *event.Event, details []byte, message string) {
 		}
 		text = firstOf(d["toolDisplayName"], d["toolName"], text)
 	case "info":
-		if d["title"] == "Confirm Web Fetch" {
+		switch d["title"] {
+		case "Confirm Web Fetch":
 			e.Tool = ToolWebFetch
+		case "Enter Plan Mode":
+			e.Tool = ToolEnterPlan
 		}
 		text = firstOf(d["urls"], d["prompt"], text)
-	case "ask_user":
+	case "ask_user", "exit_plan_mode":
+		// The details hold no question and no plan, only a title: the
+		// BeforeTool just before named them (ag-fold keeps its text).
 		e.Tool, e.Attention = ToolAskUser, event.AttnQuestion
-	case "exit_plan_mode":
-		e.Tool, e.Attention = ToolExitPlan, event.AttnPlan
+		if d["type"] == "exit_plan_mode" {
+			e.Tool, e.Attention = ToolExitPlan, event.AttnPlan
+		}
+		return
 	}
 	e.Text = event.Clamp(firstOf(text, message), maxText)
 }
@@ -303,13 +320,43 @@ func ToolSummary(tool string, input []byte) string {
 	if q := questions(in["questions"]); q != "" {
 		return q
 	}
-	for _, k := range []string{"command", "file_path", "absolute_path", "dir_path", "path", "pattern", "url", "query", "prompt", "plan_filename", "description"} {
+	for _, k := range []string{"command", "file_path", "absolute_path", "dir_path", "path", "pattern", "url", "query", "prompt", "plan_filename", "description", "reason"} {
 		if s := strings.TrimSpace(jsonscan.Text(in[k])); s != "" {
 			return event.Clamp(firstLine(s), maxSummary)
 		}
 	}
 	return ""
 }
+
+// planText is the plan exit_plan_mode asks about: the file the model
+// wrote in the session's plans folder (tmp/<project>/<session>/plans/,
+// beside chats/ — Gemini's default), read here since no payload carries
+// its text; "" when it is not there. At most maxPlan bytes are read.
+func planText(transcript, session string, input []byte) string {
+	var name string
+	jsonscan.Members(input, func(k string, v []byte) error {
+		if k == "plan_filename" {
+			name = jsonscan.Text(v)
+		}
+		return nil
+	})
+	if name == "" || !filepath.IsLocal(name) || !filepath.IsLocal(session) || strings.ContainsAny(session, `/\`) ||
+		filepath.Base(filepath.Dir(transcript)) != "chats" {
+		return ""
+	}
+	f, err := os.Open(filepath.Join(filepath.Dir(filepath.Dir(transcript)), session, "plans", name))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, maxPlan))
+	if !utf8.Valid(b) {
+		b = bytes.ToValidUTF8(b, nil)
+	}
+	return event.Clamp(strings.TrimSpace(string(b)), maxText)
+}
+
+const maxPlan = 8 << 10
 
 // questions joins ask_user's questions, one a line.
 func questions(raw []byte) string {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,10 +87,17 @@ func TestMapHook(t *testing.T) {
 			want: event.Event{Kind: event.Wait, Attention: event.AttnPermission, Tool: "mcp_git_hub_create_issue", Text: "create_issue (git hub MCP Server)"}},
 		{name: "web fetch permission", payload: notif(`{"type":"info","title":"Confirm Web Fetch","prompt":"summarise","urls":["https://a.example","https://b.example"]}`),
 			want: event.Event{Kind: event.Wait, Attention: event.AttnPermission, Tool: "web_fetch", Text: "https://a.example https://b.example"}},
+		// No question or plan in the details: the BeforeTool before said them.
 		{name: "ask_user is a question", payload: notif(`{"type":"ask_user","title":"Ask User"}`),
-			want: event.Event{Kind: event.Wait, Attention: event.AttnQuestion, Tool: "ask_user", Text: "Ask User"}},
+			want: event.Event{Kind: event.Wait, Attention: event.AttnQuestion, Tool: "ask_user"}},
 		{name: "plan approval", payload: notif(`{"type":"exit_plan_mode","title":"Plan Approval"}`),
-			want: event.Event{Kind: event.Wait, Attention: event.AttnPlan, Tool: "exit_plan_mode", Text: "Plan Approval"}},
+			want: event.Event{Kind: event.Wait, Attention: event.AttnPlan, Tool: "exit_plan_mode"}},
+		{name: "entering plan mode asks permission", payload: notif(`{"type":"info","title":"Enter Plan Mode","prompt":"This will restrict the agent to read-only tools to allow for safe planning."}`),
+			want: event.Event{Kind: event.Wait, Attention: event.AttnPermission, Tool: "enter_plan_mode", Text: "This will restrict the agent to read-only tools to allow for safe planning."}},
+		{name: "BeforeTool enter_plan_mode", payload: `{` + common + `,"hook_event_name":"BeforeTool","tool_name":"enter_plan_mode","tool_input":{"reason":"plan first"}}`,
+			want: event.Event{Kind: event.ToolStart, Tool: "enter_plan_mode", Text: "plan first"}},
+		{name: "BeforeTool exit_plan_mode with no plan file", payload: `{` + common + `,"hook_event_name":"BeforeTool","tool_name":"exit_plan_mode","tool_input":{"plan_filename":"p.md"}}`,
+			want: event.Event{Kind: event.ToolStart, Tool: "exit_plan_mode", Text: "p.md"}},
 		{name: "sandbox expansion", payload: notif(`{"type":"sandbox_expansion","title":"Sandbox Expansion Request"}`),
 			want: event.Event{Kind: event.Wait, Attention: event.AttnPermission, Text: "Sandbox Expansion Request"}},
 		{name: "details of a surprising type", payload: notif(`"exec"`),
@@ -128,6 +136,36 @@ func TestMapHook(t *testing.T) {
 				t.Errorf("got  %+v\nwant %+v", e, w)
 			}
 		})
+	}
+}
+
+// TestPlanText: exit_plan_mode's BeforeTool says the plan the model wrote
+// in the session's plans folder; a name that leaves it reads nothing.
+func TestPlanText(t *testing.T) {
+	root := filepath.Join(t.TempDir(), ".gemini", "tmp", "p")
+	plans := filepath.Join(root, "s1", "plans")
+	if err := os.MkdirAll(plans, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(plans, "colour.md"), []byte("# Plan: paint it\n\n1. Write colour.txt\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "secret.md"), []byte("not a plan"), 0o644)
+	before := func(name string) string {
+		raw := `{"session_id":"s1","transcript_path":"` + filepath.Join(root, "chats", "session-x.jsonl") + `","cwd":"/p","hook_event_name":"BeforeTool","tool_name":"exit_plan_mode","tool_input":{"plan_filename":"` + name + `"}}`
+		evs, err := Mapper{}.MapHook([]byte(raw), hc)
+		if err != nil || len(evs) != 1 {
+			t.Fatalf("%s: %v %v", name, evs, err)
+		}
+		return evs[0].Text
+	}
+	for name, want := range map[string]string{
+		"colour.md":       "# Plan: paint it\n\n1. Write colour.txt",
+		"none.md":         "none.md",
+		"../../secret.md": "../../secret.md",
+		"/etc/passwd":     "/etc/passwd",
+	} {
+		if got := before(name); got != want {
+			t.Errorf("plan %q: text %q, want %q", name, got, want)
+		}
 	}
 }
 
