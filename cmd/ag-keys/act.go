@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
@@ -121,15 +123,19 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 	if err := keyplan.CheckToken(req); errors.As(err, &no) {
 		return refuse("%s", no.Reason)
 	}
-	if pd, ok := providers.ByID(st.Agent).(provider.PaneDetector); ok && st.Status == event.StatusWaiting && keyplan.Typed(a.Action) {
+	pd, screens := providers.ByID(st.Agent).(provider.PaneDetector)
+	reply := a.Action == provider.ActReply || a.Action == provider.ActAnswer
+	var rules panes.Rules
+	if screens && keyplan.Typed(a.Action) && (st.Status == event.StatusWaiting || reply) {
 		// Look at the pane now: it tells a plan or a question from the
-		// permission prompt the hook reported, and shows a prompt that has
-		// gone. A pane that cannot be read fails closed.
+		// permission prompt the hook reported, shows a prompt that has
+		// gone (or one up while the state says finished) and a composer
+		// that takes no reply. A pane that cannot be read fails closed.
 		screen, err := c.tmux.Capture(ctx, st.Pane, 0)
 		if err != nil {
 			return fail(err)
 		}
-		rules := pd.PaneRules()
+		rules = pd.PaneRules()
 		res := panes.Classify(&rules, screen)
 		req.Screen = &res
 	}
@@ -154,12 +160,65 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 		return fail(fmt.Errorf("after %d of %d steps: %w", n, len(plan.Steps), err))
 	}
 	c.acted[done] = true
-	reason := ""
+	var reasons []string
 	if plan.Truncated {
-		reason = fmt.Sprintf("reply cut to %d characters", provider.MaxReply)
+		reasons = append(reasons, fmt.Sprintf("reply cut to %d characters", provider.MaxReply))
 	}
-	return r.finish(statusSent, reason, cli.ExitOK)
+	if plan.Text != "" && screens && len(km.Unsent) > 0 {
+		again, err := c.resend(ctx, st.Pane, &rules, km.Unsent, plan.Text)
+		if err != nil {
+			return fail(fmt.Errorf("after the reply: %w", err))
+		}
+		if again {
+			r.ev.Text += ", Enter"
+			reasons = append(reasons, "Enter again: the reply was still in the input")
+		}
+	}
+	return r.finish(statusSent, strings.Join(reasons, "; "), cli.ExitOK)
 }
+
+// resend watches the pane for up to provider.SentCheck after a reply's
+// Enter. Shown twice running in an unsent state holding the reply, the
+// Enter was lost (read as a newline): it presses Enter once more and
+// reports true. Anything else shown three times running means the reply
+// went.
+func (c *cmd) resend(ctx context.Context, pane string, rules *panes.Rules, unsent []string, text string) (bool, error) {
+	want := strings.Join(strings.Fields(text), " ")
+	held, gone := 0, 0
+	for waited := time.Duration(0); waited < provider.SentCheck; waited += sentPoll {
+		if err := c.sleep(ctx, sentPoll); err != nil {
+			return false, err
+		}
+		if waited < sentFirst {
+			continue // an Enter late to be read is not yet a lost one
+		}
+		screen, err := c.tmux.Capture(ctx, pane, 0)
+		if err != nil {
+			return false, err
+		}
+		res := panes.Classify(rules, screen)
+		draft := strings.Join(strings.Fields(res.Text), " ")
+		if slices.Contains(unsent, res.State) && draft != "" && strings.HasPrefix(want, draft) {
+			gone = 0
+			if held++; held == 2 {
+				return true, c.tmux.SendKeys(ctx, pane, "Enter")
+			}
+			continue
+		}
+		held = 0
+		if gone++; gone == 3 {
+			return false, nil
+		}
+	}
+	return false, nil
+}
+
+// resend first looks at the pane sentFirst after the Enter, then every
+// sentPoll.
+const (
+	sentFirst = 300 * time.Millisecond
+	sentPoll  = 100 * time.Millisecond
+)
 
 // typePlan sends each step after its wait, and returns how many it sent.
 func (c *cmd) typePlan(ctx context.Context, pane string, p keyplan.Plan) (int, error) {

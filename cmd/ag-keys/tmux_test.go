@@ -45,16 +45,59 @@ func fakeAgent(log string) {
 		os.Exit(2)
 	}
 	fmt.Fprintln(f, "ready")
+	var c *composer
+	if n, err := strconv.Atoi(os.Getenv("AG_KEYS_FAKE_COMPOSER")); err == nil {
+		c = &composer{drop: n}
+		c.draw()
+	}
 	buf := make([]byte, 4096)
 	for {
 		n, err := os.Stdin.Read(buf)
 		if n > 0 {
 			fmt.Fprintf(f, "%d %x\n", time.Now().UnixNano(), buf[:n])
+			if c != nil {
+				c.read(buf[:n])
+			}
 		}
 		if err != nil {
 			return
 		}
 	}
+}
+
+// composer draws Gemini CLI's composer (its pane rules' idle and draft
+// screens) with what was typed, and reads the first drop Enters as a
+// newline, as Gemini does with an Enter its busy event loop takes within
+// 30 ms of the text: the draft stays.
+type composer struct {
+	drop    int
+	draft   string
+	history []string
+}
+
+func (c *composer) read(b []byte) {
+	for _, ch := range string(b) {
+		switch {
+		case ch == '\r' && c.drop > 0:
+			c.drop--
+		case ch == '\r' && strings.TrimSpace(c.draft) != "":
+			c.history = append(c.history, " > "+strings.TrimSpace(c.draft), "")
+			c.draft = ""
+		case ch >= ' ':
+			c.draft += string(ch)
+		}
+	}
+	c.draw()
+}
+
+func (c *composer) draw() {
+	input := " >   Type your message or @path/to/file"
+	if c.draft != "" {
+		input = " > " + c.draft
+	}
+	lines := append(append([]string{}, c.history...), strings.Repeat("─", 60), " Shift+Tab to accept edits", "", input, "",
+		" workspace (/directory)    sandbox", " /tmp/p                     no sandbox")
+	os.Stdout.WriteString("\x1b[H\x1b[2J" + strings.Join(lines, "\r\n"))
 }
 
 // server is a private tmux server for one test.
@@ -160,6 +203,36 @@ type agent struct {
 }
 
 func (s *server) agent() agent { return s.agentShowing("") }
+
+// composerAgent starts a fake agent that draws Gemini's composer and
+// drops the first drop Enters (composer).
+func (s *server) composerAgent(drop int) agent {
+	s.t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	log := filepath.Join(s.dir, fmt.Sprintf("keys-%d.log", time.Now().UnixNano()))
+	pane := s.window("exec env AG_KEYS_FAKE_AGENT="+shquote.Quote(log)+" AG_KEYS_FAKE_COMPOSER="+strconv.Itoa(drop)+" "+shquote.Quote(self), filepath.Base(self))
+	s.waitPane(pane, "Type your message")
+	return agent{pane: pane, log: log}
+}
+
+// waitPane waits for the pane to show text.
+func (s *server) waitPane(pane, text string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := s.tmux("capture-pane", "-p", "-t", pane)
+		if strings.Contains(got, text) {
+			return got
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("pane %s never showed %q:\n%s", pane, text, got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
 
 // agentShowing starts a fake agent whose screen shows screen.
 func (s *server) agentShowing(screen string) agent {
@@ -497,6 +570,61 @@ func TestQuestionStoredAsPermission(t *testing.T) {
 		t.Fatalf("answer: exit %d %+v %s", code, evs, stderr)
 	}
 	if got := typed(a.reads(t, 18)); got != "\x1b|SQLite, embedded|\r" {
+		t.Errorf("typed %q", got)
+	}
+}
+
+// A reply whose Enter Gemini read as a newline is still in the composer:
+// ag-keys presses Enter once more, and only then. (The fake draws Gemini's
+// composer: the state names gemini, whose pane rules read it.)
+func TestReplyLeftInTheComposer(t *testing.T) {
+	s := newServer(t)
+	for _, tc := range []struct {
+		name  string
+		drop  int
+		typed string
+	}{
+		{"the Enter lost", 1, "say it again|\r|\r"},
+		{"the Enter taken", 0, "say it again|\r"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := s.with(t)
+			a := s.composerAgent(tc.drop)
+			st := stateFor(a.pane, "done", "")
+			st.Agent = "gemini"
+			sf := writeState(t, t.TempDir(), st)
+			code, evs, stderr := s.runKeys(sf, "", "reply", "say it again", "--pane", a.pane)
+			if code != 0 || len(evs) != 1 || evs[0].Status != "sent" {
+				t.Fatalf("exit %d %+v %s", code, evs, stderr)
+			}
+			again := tc.drop > 0
+			if e := evs[0]; strings.HasSuffix(e.Text, "Enter, Enter") != again || strings.Contains(e.Reason, "Enter again") != again {
+				t.Errorf("keys event text %q reason %q; Enter again: %v", e.Text, e.Reason, again)
+			}
+			if got := typed(a.reads(t, len(strings.ReplaceAll(tc.typed, "|", "")))); got != tc.typed {
+				t.Errorf("typed %q; want %q", got, tc.typed)
+			}
+			if screen := s.waitPane(a.pane, "> say it again"); !strings.Contains(screen, "Type your message") {
+				t.Errorf("the reply is not sent:\n%s", screen)
+			}
+		})
+	}
+}
+
+// A Gemini composer in shell mode takes no reply: it would run as a
+// command.
+func TestNoReplyInShellMode(t *testing.T) {
+	s := newServer(t)
+	a := s.agentShowing(strings.Join([]string{strings.Repeat("─", 60), "  shell mode enabled (esc to disable)", "",
+		" !   Type your shell command", "", " workspace (/directory)    sandbox", " /tmp/p   no sandbox"}, "\r\n"))
+	st := stateFor(a.pane, "done", "")
+	st.Agent = "gemini"
+	sf := writeState(t, t.TempDir(), st)
+	code, evs, _ := s.runKeys(sf, "", "reply", "ls", "--pane", a.pane)
+	if code != 1 || len(evs) != 1 || !strings.Contains(evs[0].Reason, "shell mode") {
+		t.Fatalf("exit %d %+v", code, evs)
+	}
+	if got := typed(a.reads(t, 1)); got != "" {
 		t.Errorf("typed %q", got)
 	}
 }

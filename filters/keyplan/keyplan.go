@@ -56,7 +56,9 @@ type Request struct {
 	// Screen is how the agent's pane rules classified the pane at press
 	// time (nil: not looked at). Claude's hooks report a plan approval and
 	// a question picker as a permission prompt, so for the split between
-	// them the pane is authoritative, as it is for "the prompt is gone".
+	// them the pane is authoritative, as it is for "the prompt is gone",
+	// for a composer that takes no reply (KeyMap.NoReply) and for a prompt
+	// up while the state says the session finished.
 	Screen *panes.Result
 }
 
@@ -72,6 +74,15 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		var why string
 		if attn, why = onScreen(attn, r.Screen); why != "" {
 			return refuse("%s", why)
+		}
+	}
+	if r.Screen != nil && (r.Action == provider.ActReply || r.Action == provider.ActAnswer) {
+		if why := km.NoReply[r.Screen.State]; why != "" {
+			return refuse("%s", why)
+		}
+		if !waiting && r.Screen.Kind == panes.Wait {
+			// The state is behind: text typed into a prompt answers it.
+			return refuse("the pane shows a %s prompt, the state says %s", orNone(r.Screen.Attention), orNone(st.Status))
 		}
 	}
 	switch r.Action {

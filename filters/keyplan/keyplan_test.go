@@ -131,7 +131,8 @@ func TestDecideScreen(t *testing.T) {
 		{name: "the prompt is gone: idle composer", state: st("waiting", "permission"), screen: &panes.Result{Kind: panes.Idle}, action: "approve", refusal: "the pane shows no prompt (idle)"},
 		{name: "the prompt is gone: working", state: st("waiting", "plan"), screen: &panes.Result{Kind: panes.Busy}, action: "reply", text: "x", refusal: "no prompt (busy)"},
 		{name: "unrecognised screen leaves the state", state: st("waiting", "permission"), screen: &panes.Result{}, action: "approve", want: "1"},
-		{name: "finished reply ignores the screen", state: st("done", ""), screen: &panes.Result{Kind: panes.Idle}, action: "reply", text: "ok", want: `"ok", 150ms, Enter`},
+		{name: "a finished reply at the idle composer", state: st("done", ""), screen: &panes.Result{Kind: panes.Idle}, action: "reply", text: "ok", want: `"ok", 150ms, Enter`},
+		{name: "a finished reply while a prompt is up is refused", state: st("done", ""), screen: wait("permission"), action: "reply", text: "1 more thing", refusal: "the pane shows a permission prompt, the state says done"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,6 +147,26 @@ func TestDecideScreen(t *testing.T) {
 				t.Fatalf("Decide = %q, %v; want %q", Describe(p), err, tc.want)
 			}
 		})
+	}
+}
+
+// A composer state the key map takes no reply in refuses replies and
+// answers, whatever the session's status.
+func TestDecideNoReply(t *testing.T) {
+	km := provider.KeyMap{FinishedPrelude: []string{}, AnswerPrelude: []string{"Space"},
+		NoReply: map[string]string{"shell": "the composer is in shell mode"}}
+	shell := &panes.Result{Kind: panes.Idle, State: "shell"}
+	if _, err := Decide(Request{State: st("done", ""), Action: "reply", Text: "ls", Screen: shell}, km); err == nil || !strings.Contains(err.Error(), "shell mode") {
+		t.Errorf("reply at a shell-mode composer: %v", err)
+	}
+	review := &panes.Result{Kind: panes.Wait, State: "review", Attention: "question"}
+	km.NoReply["review"] = "the answers wait for Enter"
+	if _, err := Decide(Request{State: st("waiting", "question"), Action: "answer", Text: "x", Screen: review}, km); err == nil || !strings.Contains(err.Error(), "wait for Enter") {
+		t.Errorf("answer on the review: %v", err)
+	}
+	p, err := Decide(Request{State: st("done", ""), Action: "reply", Text: "ls", Screen: &panes.Result{Kind: panes.Idle, State: "idle"}}, km)
+	if err != nil || Describe(p) != `"ls", 150ms, Enter` {
+		t.Errorf("reply at the composer: %q, %v", Describe(p), err)
 	}
 }
 

@@ -64,7 +64,7 @@ type State struct {
 
 	Tool  string     // the pending tool when fixed by the state (AskUserQuestion)
 	Tools []ToolLine // else the nearest tool header above the anchor
-	Text  *Text      // what is pending: the command, question or plan
+	Text  *Text      // what is pending: the command, question or plan; at a composer, the draft it holds
 }
 
 // Near is a pattern that must (or must not) match a line within From..To
@@ -139,9 +139,9 @@ func Classify(r *Rules, screen string) Result {
 	}
 	if bestState.Kind == Wait {
 		best.Tool = bestState.tool(lines, best.Line)
-		if bestState.Text != nil {
-			best.Text = bestState.Text.extract(lines, best.Line)
-		}
+	}
+	if bestState.Text != nil {
+		best.Text = bestState.Text.extract(lines, best.Line)
 	}
 	return best
 }

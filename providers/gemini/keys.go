@@ -9,24 +9,53 @@ var (
 	_ provider.Commanded = (*Provider)(nil)
 )
 
-// Keys is how to answer Gemini CLI from its pane (verified by ccmux on
-// 0.29.5 and here on 0.61.0 in make e2e):
+// Keys is how to answer Gemini CLI from its pane (verified on 0.61.0 in
+// tmux against the fake model server, make e2e):
 //
-//   - permission box ("Allow execution of [Shell]?", "● 1. Allow once",
-//     "2. Allow for this session", "3. No, suggest changes (esc)"): digits
-//     select and submit, so "1" allows once; Escape is option 3: the tool
-//     does not run, "Request cancelled." and the turn ends at the composer.
-//   - no reply on a permission: Escape cancels the turn, it opens no
-//     composer with the tool pending.
+//   - permission box ("Allow execution of [Shell]?", "Apply this
+//     change?", "● 1. Allow once", "2. Allow for this session", "3. No,
+//     suggest changes (esc)"): digits select and submit, so "1" allows
+//     once; Escape is "No": the tool does not run, "Request cancelled."
+//     and the turn ends at the composer. No reply on a permission: Escape
+//     cancels the turn, it opens no composer with the tool pending.
+//   - question (ask_user, "Answer Questions"): a digit picks an option
+//     at once; a printable key focuses "Enter a custom value" — but when
+//     a burst of text arrives each key starts the value afresh (typed
+//     "Purple" became "e"), so an answer is Space first (it focuses the
+//     value, and Gemini trims the answer), then the text and Enter. The
+//     same goes for a question that takes text. Escape dismisses the
+//     dialog ("Request cancelled."). With several questions each answer
+//     moves to the next one, and the last to a review that Enter submits:
+//     no answer is typed there.
+//   - plan (exit_plan_mode, "Ready to start implementation?"): "2" is
+//     "Yes, manually accept edits" (the plan approved, edits still asked
+//     about); never "1", which accepts every edit. Escape cancels and
+//     leaves plan mode on; a reply is feedback: Space, the text, Enter
+//     ("Plan rejected. User feedback: …", still in plan mode).
 //   - reply when finished: straight into the composer. Gemini trims
 //     leading white space before it looks for "/" (a slash command) and
-//     "!" (shell mode), so no defuse works and such text is refused.
+//     "!" (shell mode), so no defuse works and such text is refused; in
+//     shell mode (the composer says "shell mode enabled") nothing is
+//     typed at all. An Enter that reaches Gemini within 30 ms of the text
+//     by its clock — its event loop busy, with the hooks of the turn that
+//     just ended, on a loaded machine — is read as a newline and leaves
+//     the reply in the composer: the composer is checked, and Enter
+//     pressed once more.
 func (*Provider) Keys() provider.KeyMap {
 	return provider.KeyMap{
 		Approve:         []string{"1"},
 		Deny:            []string{"Escape"},
+		PlanApprove:     []string{"2"},
+		PlanDeny:        []string{"Escape"},
+		AnswerPrelude:   []string{"Space"},
+		PlanPrelude:     []string{"Space"},
 		FinishedPrelude: []string{},
 		UnsafeReply:     provider.LeadingCommand,
+		NoReply: map[string]string{
+			paneShell:  "the composer is in shell mode: the reply would run as a shell command",
+			paneReview: "the questions are answered and wait for Enter in the pane",
+		},
+		Unsent: []string{paneDraft},
 	}
 }
 

@@ -12,8 +12,29 @@ func TestKeys(t *testing.T) {
 	if len(k.Approve) != 1 || k.Approve[0] != "1" || len(k.Deny) != 1 || k.Deny[0] != "Escape" {
 		t.Errorf("approve/deny %v %v", k.Approve, k.Deny)
 	}
-	if k.PermissionPrelude != nil || k.AnswerPrelude != nil || k.PlanApprove != nil || k.PlanPrelude != nil {
-		t.Error("no reply on a permission, no answer or plan keys verified")
+	if k.PermissionPrelude != nil {
+		t.Error("no reply on a permission")
+	}
+	if strings.Join(k.PlanApprove, " ") != "2" || strings.Join(k.PlanDeny, " ") != "Escape" {
+		t.Errorf("plan keys %v %v: approve with manual edits, never 1 (every edit accepted)", k.PlanApprove, k.PlanDeny)
+	}
+	if strings.Join(k.AnswerPrelude, " ") != "Space" || strings.Join(k.PlanPrelude, " ") != "Space" {
+		t.Errorf("answer %v, plan feedback %v: Space focuses the custom value", k.AnswerPrelude, k.PlanPrelude)
+	}
+	rules := New().PaneRules()
+	names := map[string]bool{}
+	for _, st := range rules.States {
+		names[st.Name] = true
+	}
+	for n := range k.NoReply {
+		if !names[n] {
+			t.Errorf("NoReply names %q, no pane state", n)
+		}
+	}
+	for _, n := range k.Unsent {
+		if !names[n] {
+			t.Errorf("Unsent names %q, no pane state", n)
+		}
 	}
 	if k.FinishedPrelude == nil || len(k.FinishedPrelude) != 0 || k.DefuseLeading != "" {
 		t.Error("a finished reply goes straight in, undefused")

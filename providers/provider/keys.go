@@ -44,6 +44,16 @@ type KeyMap struct {
 	// Name): one kind of wait can come in pickers whose options differ.
 	Screens map[string]ScreenKeys
 
+	// NoReply names pane states in which no reply or answer is typed, and
+	// why: a composer in shell mode would run the text as a command.
+	NoReply map[string]string
+
+	// Unsent names pane states that show typed text not sent, their Text
+	// what the input holds. When a reply's Enter leaves the reply there
+	// (Gemini reads an Enter its busy event loop takes within 30 ms of the
+	// text as a newline), ag-keys presses Enter once more.
+	Unsent []string
+
 	// UnsafeReply says why text must not be typed as a reply ("" if fine):
 	// a leading "!" runs a shell in some agents, "/" a command. It sees the
 	// sanitised text before any defuse. Nil means nothing is refused.
@@ -66,6 +76,9 @@ const (
 	EnterDelay = 150 * time.Millisecond
 	// MaxReply caps a reply, in characters, after sanitising.
 	MaxReply = 2000
+	// SentCheck is how long after a reply's Enter ag-keys watches a pane
+	// with Unsent states for the reply left in its input.
+	SentCheck = 2 * time.Second
 )
 
 // Keyed is a provider whose prompts ag-keys can answer.

@@ -54,10 +54,10 @@ var Hooks = []string{
 // Tool names of Gemini's built-in tools that the hooks and the transcript
 // name (Gemini CLI 0.61.0).
 const (
-	ToolShell    = "run_shell_command"
-	ToolReplace  = "replace"
-	ToolWrite    = "write_file"
-	ToolWebFetch = "web_fetch"
+	ToolShell     = "run_shell_command"
+	ToolReplace   = "replace"
+	ToolWrite     = "write_file"
+	ToolWebFetch  = "web_fetch"
 	ToolAskUser   = "ask_user"
 	ToolExitPlan  = "exit_plan_mode"
 	ToolEnterPlan = "enter_plan_mode"
