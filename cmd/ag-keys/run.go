@@ -40,10 +40,15 @@ foreground process is a shell (or an editor or pager), or the text is unsafe
 for the agent. On a wait the pane is read at press time with the agent's
 screen rules: a permission state whose pane shows a plan approval is
 answered as a plan, one showing a question picker takes only an answer or
-reply, and a pane showing the idle composer or a working spinner refuses. Text is
-made one line, control characters stripped, capped at 2000 characters; a
-leading / or ! gets one space in front for Claude (its composer would read
-a command or shell mode). Enter follows the text by 150 ms.
+reply, and a pane showing the idle composer or a working spinner refuses. A
+reply is read against the pane too: one showing a prompt the state does not
+know of, or a composer that takes no reply (Gemini's shell mode), refuses;
+where the agent can leave a reply unsent in its input (Gemini reads a late
+Enter as a newline), the pane is watched for 2 s and Enter pressed once
+more. Text is made one line, control characters stripped, capped at 2000
+characters; a leading / or ! gets one space in front for Claude (its
+composer would read a command or shell mode). Enter follows the text by
+150 ms.
 
 With no word, ag-keys reads action events (from ag-notify) on stdin and
 performs each; each must quote the state's token. Every action writes one
