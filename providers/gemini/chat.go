@@ -44,6 +44,7 @@ type Chat struct {
 	model   string
 	seen    map[string]*msgSeen // by message id
 	open    bool                // a prompt started a turn that has not ended
+	guessed bool                // the turn ended on its last answer, read with nothing after it: a cancel or an error may still come
 	replay  bool                // inside a history rewrite, until its $set
 	resumed bool                // a $set named the session again: /resume
 	prompt  *event.Event        // a prompt's turn.start, until its turn shows it is real
@@ -147,7 +148,10 @@ func (c *Chat) Parse(line []byte, emit func(*event.Event)) error {
 // answer with no tool calls ended its turn.
 func (c *Chat) Drain(emit func(*event.Event)) {
 	c.release(emit)
-	c.flushEnd(emit)
+	if c.end != nil {
+		c.flushEnd(emit)
+		c.guessed = true
+	}
 }
 
 func lenient(err error) error {
@@ -240,19 +244,19 @@ func (c *Chat) message(r *record, emit func(*event.Event)) error {
 	case "gemini":
 		c.gemini(r, ms, t, emit)
 	case "info":
-		if fresh && c.open && !c.replay && contentText(r.Content) == "Request cancelled." {
+		if fresh && (c.open || c.guessed) && !c.replay && contentText(r.Content) == "Request cancelled." {
 			c.release(emit)
 			c.dropEnd() // the answer was cut short
-			c.open = false
+			c.open, c.guessed = false, false
 			e := c.ev(event.Interrupt, t, r.ID)
 			e.Reason = "user"
 			emit(&e)
 		}
 	case "error":
-		if fresh && c.open && !c.replay {
+		if fresh && (c.open || c.guessed) && !c.replay {
 			c.release(emit)
 			c.dropEnd()
-			c.open = false
+			c.open, c.guessed = false, false
 			e := c.ev(event.TurnFail, t, r.ID)
 			e.Text = event.Clamp(contentText(r.Content), 2000)
 			e.Reason = errorKind(e.Text)
@@ -296,7 +300,7 @@ func (c *Chat) user(r *record, t time.Time, emit func(*event.Event)) {
 	}
 	c.release(emit)
 	c.flushEnd(emit)
-	c.open = true
+	c.open, c.guessed = true, false
 	e := c.ev(event.TurnStart, t, r.ID)
 	e.Text = event.Clamp(strings.TrimSpace(text), 2000)
 	e.Model = c.model
@@ -318,9 +322,15 @@ func (c *Chat) gemini(r *record, ms *msgSeen, t time.Time, emit func(*event.Even
 	}
 	if !c.open && c.prompt == nil && cancelled(r) {
 		// Ctrl+C: Gemini writes "Request cancelled." first, then the
-		// cancelled turn's calls (Escape writes them before): no new turn.
+		// cancelled turn's calls (Escape writes them before): their ends,
+		// no new turn.
 		for _, tc := range r.ToolCalls {
-			ms.Tools[tc.ID] = true
+			if !ms.Tools[tc.ID] {
+				ms.Tools[tc.ID] = true
+				e := c.ev(event.ToolEnd, t, tc.ID, "end")
+				e.Tool, e.ToolID, e.Reason = tc.Name, tc.ID, "denied"
+				emit(&e)
+			}
 		}
 		return
 	}
@@ -331,7 +341,7 @@ func (c *Chat) gemini(r *record, ms *msgSeen, t time.Time, emit func(*event.Even
 	if r.Model != nil && *r.Model != "" {
 		c.model = *r.Model
 	}
-	c.open = true // the model answered: a turn runs (again, if its end was drained)
+	c.open, c.guessed = true, false // the model answered: a turn runs (again, if its end was drained)
 	if r.Tokens != nil && !ms.Tokens {
 		ms.Tokens = true
 		e := c.ev(event.Meter, t, r.ID)
@@ -388,7 +398,7 @@ func (c *Chat) dropEnd() { c.end, c.endMsg = nil, "" }
 // flushEnd emits a held end: what came next was no part of that turn.
 func (c *Chat) flushEnd(emit func(*event.Event)) {
 	if c.end != nil {
-		c.open = false
+		c.open, c.guessed = false, false
 		emit(c.end)
 		c.dropEnd()
 	}

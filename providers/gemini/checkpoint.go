@@ -27,6 +27,7 @@ type checkpoint struct {
 	Session string `json:"session"`
 	Model   string `json:"model,omitempty"`
 	Open    bool   `json:"open,omitempty"`
+	Guessed bool   `json:"guessed,omitempty"`
 	Replay  bool   `json:"replay,omitempty"`
 	Resumed bool   `json:"resumed,omitempty"`
 	// What a line chat holds back until a later line or a Drain (nothing,
@@ -48,7 +49,7 @@ const checkpointV = 2
 
 // Checkpoint saves what the parser knows (provider.Checkpointer).
 func (c *Chat) Checkpoint() ([]byte, error) {
-	cp := checkpoint{V: checkpointV, Session: c.session, Model: c.model, Open: c.open,
+	cp := checkpoint{V: checkpointV, Session: c.session, Model: c.model, Open: c.open, Guessed: c.guessed,
 		Replay: c.replay, Resumed: c.resumed, EndMsg: c.endMsg}
 	if c.prompt != nil {
 		cp.Prompt = event.Marshal(c.prompt)
@@ -87,7 +88,7 @@ func (c *Chat) Restore(state []byte) error {
 		}
 	}
 	c.Reset()
-	c.session, c.model, c.open, c.replay, c.resumed = cp.Session, cp.Model, cp.Open, cp.Replay, cp.Resumed
+	c.session, c.model, c.open, c.guessed, c.replay, c.resumed = cp.Session, cp.Model, cp.Open, cp.Guessed, cp.Replay, cp.Resumed
 	c.prompt, c.end, c.endMsg = prompt, end, cp.EndMsg
 	for i, m := range cp.Msgs {
 		ms := m.msgSeen

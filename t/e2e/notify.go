@@ -195,16 +195,28 @@ func (n *Notifyd) FindCall(from int, timeout time.Duration, match func(Call) boo
 // notifyd emits ActionInvoked, then closes the notification (reason 2).
 func (n *Notifyd) Press(id uint32, key string) {
 	n.h.T.Helper()
+	n.command("action", id, key)
+}
+
+// Reply sends text as the notification's inline reply, as typing it in
+// the banner would: notifyd emits NotificationReplied, then closes it.
+func (n *Notifyd) Reply(id uint32, text string) {
+	n.h.T.Helper()
+	n.command("reply", id, text)
+}
+
+func (n *Notifyd) command(verb string, id uint32, arg string) {
+	n.h.T.Helper()
 	c, err := net.Dial("unix", n.ctl)
 	if err != nil {
 		n.h.T.Fatal(err)
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(c, "action %d %s\n", id, key)
+	fmt.Fprintf(c, "%s %d %s\n", verb, id, arg)
 	ans, _ := bufio.NewReader(c).ReadString('\n')
 	if ans = strings.TrimSpace(ans); ans != "ok" {
-		n.h.T.Fatalf("notifyd: action %d %s: %s", id, key, ans)
+		n.h.T.Fatalf("notifyd: %s %d %s: %s", verb, id, arg, ans)
 	}
 }
 

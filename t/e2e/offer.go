@@ -28,13 +28,20 @@ type notifyRig struct {
 // and Deny buttons, ag-notify's deliver event under the wait's token.
 func (r notifyRig) offer(t *testing.T, from int, wt event.Event, p *Pane, summary, body, cmd string) offered {
 	t.Helper()
+	return r.offerWith(t, from, wt, p, summary, body, cmd, [2]string{"approve", "Approve"}, [2]string{"deny", "Deny"})
+}
+
+// offerWith is offer with the buttons (action key, label) the wait must
+// have.
+func (r notifyRig) offerWith(t *testing.T, from int, wt event.Event, p *Pane, summary, body, cmd string, buttons ...[2]string) offered {
+	t.Helper()
 	n, i := r.nd.WaitCall(from, "Notify for "+cmd, 15*time.Second, func(c Call) bool {
 		return c.Call == "Notify" && strings.Contains(c.Body, cmd)
 	})
 	if !strings.HasPrefix(n.Summary, summary) || !strings.HasPrefix(n.Body, body) {
 		t.Errorf("Notify summary %q body %q; want %q…, %q…", n.Summary, n.Body, summary, body)
 	}
-	for _, pair := range [][2]string{{"approve", "Approve"}, {"deny", "Deny"}} {
+	for _, pair := range buttons {
 		k := slices.Index(n.Actions, pair[0])
 		if k < 0 || k%2 != 0 || k+1 >= len(n.Actions) || n.Actions[k+1] != pair[1] {
 			t.Errorf("Notify actions %q offer no %s/%s button", n.Actions, pair[0], pair[1])
@@ -53,11 +60,24 @@ func (r notifyRig) offer(t *testing.T, from int, wt event.Event, p *Pane, summar
 // token in the state file, and returns ag-keys's keys event for it.
 func (r notifyRig) press(t *testing.T, o offered, p *Pane, key string) event.Event {
 	t.Helper()
+	return r.act(t, o, p, key, func() { r.nd.Press(o.note.ID, key) })
+}
+
+// reply types text as the notification's inline reply, which ag-notify
+// turns into action (answer on a question, reply otherwise), and returns
+// ag-keys's keys event for it.
+func (r notifyRig) reply(t *testing.T, o offered, p *Pane, action, text string) event.Event {
+	t.Helper()
+	return r.act(t, o, p, action, func() { r.nd.Reply(o.note.ID, text) })
+}
+
+func (r notifyRig) act(t *testing.T, o offered, p *Pane, key string, do func()) event.Event {
+	t.Helper()
 	r.h.WaitState(10*time.Second, func(states []event.Event) bool {
 		st, ok := state.ForPane(states, p.ID)
 		return ok && st.Token == o.wait.Token
 	}, "the wait's token "+o.wait.Token)
-	r.nd.Press(o.note.ID, key)
+	do()
 	a := r.pl.Out.Await(t, key+" action for token "+o.wait.Token, 10*time.Second, func(e *event.Event) bool {
 		return e.Kind == event.Action && e.Token == o.wait.Token
 	})

@@ -158,6 +158,12 @@ func TestPromptAfterCancel(t *testing.T) {
 	if r.text != "FAKE-REPLY: say hello" || len(r.calls) != 0 {
 		t.Errorf("got %+v", r)
 	}
+	// Ctrl+C on a call: its cancelled response, then the next prompt.
+	r = assemble(t, post(t, s.URL+mainPath, turn(`{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"ask_user","response":{"error":"[Operation Cancelled]"}}},`+
+		`{"text":"say again"}]}`)))
+	if r.text != "FAKE-REPLY: say again" {
+		t.Errorf("after a cancelled call: %+v", r)
+	}
 }
 
 func TestCall(t *testing.T) {

@@ -87,8 +87,9 @@ func (req *request) declarations() []serve.Tool {
 // last user text the final text; a user prompt what its markers ask
 // (serve.Plan), with the call it makes among the functions offered. The
 // prompt is the last typed part of the newest user content: after a
-// cancelled turn Gemini sends that turn's prompt and the next one as
-// parts of one content, and only the newest is being asked.
+// cancelled turn Gemini sends that turn's prompt (or its call's cancelled
+// response) and the next prompt as parts of one content, and only the
+// newest is being asked.
 func plan(req *request, tools []serve.Tool) (sc serve.Script, call *serve.ToolCall, isJSON bool) {
 	gc := req.GenerationConfig
 	if schema := gc.ResponseJSONSchema; len(schema) > 0 || len(gc.ResponseSchema) > 0 || gc.ResponseMimeType == "application/json" {
@@ -109,14 +110,16 @@ func plan(req *request, tools []serve.Tool) (sc serve.Script, call *serve.ToolCa
 		if c.Role != "user" && c.Role != "" {
 			continue
 		}
-		typed := ""
+		typed, result := "", false
 		for _, p := range c.Parts {
 			if p.FunctionResponse != nil {
-				return serve.Script{Text: serve.ToolDone}, nil, false
+				typed, result = "", true
+			} else if t := serve.Typed(p.Text); t != "" && !p.Thought {
+				typed, result = t, false
 			}
-			if t := serve.Typed(p.Text); t != "" && !p.Thought {
-				typed = t
-			}
+		}
+		if result {
+			return serve.Script{Text: serve.ToolDone}, nil, false
 		}
 		if typed == "" {
 			continue
