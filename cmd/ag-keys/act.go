@@ -227,9 +227,12 @@ func (c *cmd) typePlan(ctx context.Context, pane string, p keyplan.Plan) (int, e
 			return i, err
 		}
 		var err error
-		if s.Keys != nil {
+		switch {
+		case s.Keys != nil:
 			err = c.tmux.SendKeys(ctx, pane, s.Keys...)
-		} else {
+		case s.Paste:
+			err = c.tmux.Paste(ctx, pane, s.Literal)
+		default:
 			err = c.tmux.SendLiteral(ctx, pane, s.Literal)
 		}
 		if err != nil {

@@ -628,3 +628,20 @@ func TestNoReplyInShellMode(t *testing.T) {
 		t.Errorf("typed %q", got)
 	}
 }
+
+// An agent whose key map pastes (Gemini) gets the reply as one bracketed
+// paste when its terminal asked for them, then Enter.
+func TestReplyPasted(t *testing.T) {
+	s := newServer(t)
+	a := s.agentShowing("\x1b[?2004h\r\nready for a paste\r\n")
+	st := stateFor(a.pane, "done", "")
+	st.Agent = "gemini"
+	sf := writeState(t, t.TempDir(), st)
+	code, evs, stderr := s.runKeys(sf, "", "reply", "say hi", "--pane", a.pane)
+	if code != 0 || len(evs) != 1 || evs[0].Text != `paste "say hi", 150ms, Enter` {
+		t.Fatalf("exit %d %+v %s", code, evs, stderr)
+	}
+	if got := typed(a.reads(t, 19)); got != "\x1b[200~say hi\x1b[201~|\r" {
+		t.Errorf("typed %q", got)
+	}
+}

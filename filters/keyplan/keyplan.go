@@ -23,6 +23,7 @@ type Step struct {
 	Wait    time.Duration
 	Keys    []string // send-keys names (Escape, Enter, 1)
 	Literal string   // send-keys -l text
+	Paste   bool     // Literal goes in as one bracketed paste
 }
 
 // Plan is what to type for one action.
@@ -228,7 +229,7 @@ func reply(r Request, prelude []string, where string, km provider.KeyMap) (Plan,
 		text = km.DefuseLeading + text
 	}
 	steps := press(prelude)
-	lit := Step{Literal: text}
+	lit := Step{Literal: text, Paste: km.Paste}
 	if len(prelude) > 0 {
 		lit.Wait = provider.Settle
 	}
@@ -270,16 +271,20 @@ func Sanitize(text string, max int) (string, bool) {
 }
 
 // Describe says what a plan types, for the keys event's text:
-// `Escape, 150ms, "it works", 150ms, Enter`.
+// `Escape, 150ms, "it works", 150ms, Enter` (a pasted text: `paste "it
+// works"`).
 func Describe(p Plan) string {
 	var parts []string
 	for _, s := range p.Steps {
 		if s.Wait > 0 {
 			parts = append(parts, s.Wait.String())
 		}
-		if s.Keys != nil {
+		switch {
+		case s.Keys != nil:
 			parts = append(parts, strings.Join(s.Keys, " "))
-		} else {
+		case s.Paste:
+			parts = append(parts, "paste "+strconv.Quote(s.Literal))
+		default:
 			parts = append(parts, strconv.Quote(s.Literal))
 		}
 	}

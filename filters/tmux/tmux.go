@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -164,6 +165,15 @@ func (c *Client) SendKeys(ctx context.Context, target string, keys ...string) er
 // SendLiteral types text into a pane as literal characters (send-keys -l).
 func (c *Client) SendLiteral(ctx context.Context, target, text string) error {
 	_, err := c.Run(ctx, "send-keys", "-t", target, "-l", "--", text)
+	return err
+}
+
+// Paste puts text into a pane as one paste (paste-buffer -p: with the
+// bracketed paste markers when the program there asked for them), through
+// a buffer of this process's own, deleted after.
+func (c *Client) Paste(ctx context.Context, target, text string) error {
+	buf := "ag-paste-" + strconv.Itoa(os.Getpid())
+	_, err := c.Run(ctx, "set-buffer", "-b", buf, "--", text, ";", "paste-buffer", "-p", "-d", "-b", buf, "-t", target)
 	return err
 }
 

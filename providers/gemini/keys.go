@@ -19,14 +19,16 @@ var (
 //     and the turn ends at the composer. No reply on a permission: Escape
 //     cancels the turn, it opens no composer with the tool pending.
 //   - question (ask_user, "Answer Questions"): a digit picks an option
-//     at once; a printable key focuses "Enter a custom value" — but when
-//     a burst of text arrives each key starts the value afresh (typed
-//     "Purple" became "e"), so an answer is Space first (it focuses the
-//     value, and Gemini trims the answer), then the text and Enter. The
-//     same goes for a question that takes text. Escape dismisses the
-//     dialog ("Request cancelled."). With several questions each answer
-//     moves to the next one, and the last to a review that Enter submits:
-//     no answer is typed there.
+//     at once; a printable key focuses "Enter a custom value" and starts
+//     it — at every key of a burst that outruns the redraw (typed
+//     "Purple" became "e"; a Space first and 150 ms were not always
+//     enough on a loaded machine). So an answer is Space (it focuses the
+//     value; Gemini trims the answer), then the text as one bracketed
+//     paste — the dialog takes a paste whole, whether or not the value
+//     has focus yet — and Enter. A question that takes text takes the
+//     same. Escape dismisses the dialog ("Request cancelled."). With
+//     several questions each answer moves to the next one, and the last
+//     to a review that Enter submits: no answer is typed there.
 //   - plan (exit_plan_mode, "Ready to start implementation?"): "2" is
 //     "Yes, manually accept edits" (the plan approved, edits still asked
 //     about); never "1", which accepts every edit. Escape cancels and
@@ -51,6 +53,7 @@ func (*Provider) Keys() provider.KeyMap {
 		PlanPrelude:     []string{"Space"},
 		FinishedPrelude: []string{},
 		UnsafeReply:     provider.LeadingCommand,
+		Paste:           true,
 		NoReply: map[string]string{
 			paneShell:  "the composer is in shell mode: the reply would run as a shell command",
 			paneReview: "the questions are answered and wait for Enter in the pane",

@@ -34,6 +34,12 @@ type KeyMap struct {
 	PlanPrelude       []string // plan wait: refuse and say what to change
 	FinishedPrelude   []string // done/idle: reply at the composer
 
+	// Paste types a reply's text as one bracketed paste (tmux paste-buffer
+	// -p) rather than a burst of keys: one input event, however busy the
+	// agent is. Gemini's question starts its custom value afresh at each
+	// key of a burst that outruns its redraw.
+	Paste bool
+
 	// DefuseLeading is typed before a reply that starts with "/" or "!" so
 	// the composer reads it as text, not a command or shell mode; "" when
 	// the agent trims and re-parses (then UnsafeReply must refuse instead).
