@@ -126,13 +126,14 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 	pd, screens := providers.ByID(st.Agent).(provider.PaneDetector)
 	reply := a.Action == provider.ActReply || a.Action == provider.ActAnswer
 	var rules panes.Rules
+	var screen string // the pane before typing
 	if screens && keyplan.Typed(a.Action) && (st.Status == event.StatusWaiting || reply) {
 		// Look at the pane now: it tells a plan or a question from the
 		// permission prompt the hook reported, shows a prompt that has
 		// gone (or one up while the state says finished) and a composer
 		// that takes no reply. A pane that cannot be read fails closed.
-		screen, err := c.tmux.Capture(ctx, st.Pane, 0)
-		if err != nil {
+		var err error
+		if screen, err = c.tmux.Capture(ctx, st.Pane, 0); err != nil {
 			return fail(err)
 		}
 		rules = pd.PaneRules()
@@ -165,7 +166,7 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 		reasons = append(reasons, fmt.Sprintf("reply cut to %d characters", provider.MaxReply))
 	}
 	if plan.Text != "" && screens && len(km.Unsent) > 0 {
-		again, err := c.resend(ctx, st.Pane, &rules, km.Unsent, plan.Text)
+		again, err := c.resend(ctx, st.Pane, &rules, km.Unsent, plan.Text, screen)
 		if err != nil {
 			return fail(fmt.Errorf("after the reply: %w", err))
 		}
@@ -181,8 +182,9 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 // Enter. Shown twice running in an unsent state holding the reply, the
 // Enter was lost (read as a newline): it presses Enter once more and
 // reports true. Anything else shown three times running means the reply
-// went.
-func (c *cmd) resend(ctx context.Context, pane string, rules *panes.Rules, unsent []string, text string) (bool, error) {
+// went — but not the screen as it was before typing: an agent too busy
+// to read its input has drawn nothing yet.
+func (c *cmd) resend(ctx context.Context, pane string, rules *panes.Rules, unsent []string, text, before string) (bool, error) {
 	want := strings.Join(strings.Fields(text), " ")
 	held, gone := 0, 0
 	for waited := time.Duration(0); waited < provider.SentCheck; waited += sentPoll {
@@ -206,6 +208,9 @@ func (c *cmd) resend(ctx context.Context, pane string, rules *panes.Rules, unsen
 			continue
 		}
 		held = 0
+		if screen == before {
+			continue
+		}
 		if gone++; gone == 3 {
 			return false, nil
 		}

@@ -44,7 +44,7 @@ reply, and a pane showing the idle composer or a working spinner refuses. A
 reply is read against the pane too: one showing a prompt the state does not
 know of, or a composer that takes no reply (Gemini's shell mode), refuses;
 where the agent can leave a reply unsent in its input (Gemini reads a late
-Enter as a newline), the pane is watched for 2 s and Enter pressed once
+Enter as a newline), the pane is watched for 3 s and Enter pressed once
 more. Text is made one line, control characters stripped, capped at 2000
 characters; a leading / or ! gets one space in front for Claude (its
 composer would read a command or shell mode). Enter follows the text by

@@ -84,7 +84,7 @@ const (
 	MaxReply = 2000
 	// SentCheck is how long after a reply's Enter ag-keys watches a pane
 	// with Unsent states for the reply left in its input.
-	SentCheck = 2 * time.Second
+	SentCheck = 3 * time.Second
 )
 
 // Keyed is a provider whose prompts ag-keys can answer.

@@ -4,12 +4,14 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -49,11 +51,11 @@ func newGeminiNotify(t *testing.T, notifyArgs ...string) *geminiNotify {
 	return w
 }
 
-// session starts Gemini in a pane and follows the session its
-// SessionStart hook names.
-func (w *geminiNotify) session(t *testing.T, name string) (*Pane, *Session) {
+// session starts Gemini (with args) in a pane and follows the session
+// its SessionStart hook names.
+func (w *geminiNotify) session(t *testing.T, name string, args ...string) (*Pane, *Session) {
 	t.Helper()
-	p := w.h.StartGemini(w.tm, name, w.bin)
+	p := w.h.StartGemini(w.tm, name, w.bin, args...)
 	st := w.pl.Out.Await(t, "of the session in pane "+p.ID, 30*time.Second, func(e *event.Event) bool {
 		return e.Kind == event.State && e.Agent == gemini.ID && e.Pane == p.ID && e.Session != ""
 	})
@@ -158,6 +160,16 @@ func TestGeminiNotify(t *testing.T) {
 	}
 }
 
+// doneIn waits for the state file, which ag-keys reads, to hold st (a
+// moment after ag-fold wrote it on stdout).
+func doneIn(t *testing.T, h *Harness, p *Pane, st event.Event) {
+	t.Helper()
+	h.WaitState(10*time.Second, func(states []event.Event) bool {
+		cur, ok := state.ForPane(states, p.ID)
+		return ok && cur.Token == st.Token
+	}, "the token "+st.Token)
+}
+
 // runKeys runs ag-keys once against the harness's tmux server: its
 // output and error (exit 1 is a refusal).
 func runKeys(h *Harness, tm *Tmux, args ...string) (string, error) {
@@ -207,4 +219,152 @@ func TestGeminiNotifyLatency(t *testing.T) {
 func spoolWaitIn(t *testing.T, h *Harness, session, cmd string) event.Event {
 	t.Helper()
 	return (&notifyWorld{h: h}).spoolWait(t, session, cmd)
+}
+
+// TestGeminiNotifyWaits answers a real Gemini CLI's question and plan from
+// their desktop notifications: the question ("Has a question", no
+// buttons) with the banner's reply, typed as an answer; the plan ("Plan
+// ready for review", the plan's text, Approve and Deny) refused with Deny
+// (Escape: still planning) and approved with Approve ("2": edits still
+// asked about). Gemini runs in plan mode from the start (--approval-mode
+// plan).
+func TestGeminiNotifyWaits(t *testing.T) {
+	t.Parallel()
+	w := newGeminiNotify(t)
+	p, s := w.session(t, "waits", "--approval-mode", "plan")
+	p.WaitText(10*time.Second, GeminiPlanMode)
+
+	t.Log("-- the question: Has a question → the reply typed as the answer")
+	from := len(w.nd.Calls())
+	wt := askColour(t, p, s)
+	o := w.offerWith(t, from, wt, p, "Gemini CLI · project", "Has a question\n", "Which colour")
+	if !slices.Contains(o.note.Actions, "inline-reply") || slices.Contains(o.note.Buttons(), "approve") {
+		t.Errorf("question notification actions %q; want a reply and no Approve", o.note.Actions)
+	}
+	k := w.reply(t, o, p, "answer", "Green, but darker")
+	if k.Status != "sent" || k.Action != "answer" || k.Text != `Space, 150ms, paste "Green, but darker", 150ms, Enter` {
+		t.Fatalf("keys event: status %q action %q text %q reason %q", k.Status, k.Action, k.Text, k.Reason)
+	}
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "Colour → Green, but darker")
+	if r := lastResult(w.api, "ask_user"); !strings.Contains(r, `"Green, but darker"`) {
+		t.Errorf("the model got %q for the question", r)
+	}
+
+	t.Log("-- the plan, written in plan mode")
+	plans := filepath.Join(filepath.Dir(filepath.Dir(s.Last.Transcript)), s.ID, "plans")
+	const plan = "# Plan: paint it\n\n1. Write colour.txt with green"
+	args, _ := json.Marshal(map[string]string{"file_path": filepath.Join(plans, "colour.md"), "content": plan})
+	p.GeminiType("CALL: write_file " + string(args))
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	offerPlan := func() offered {
+		t.Helper()
+		from := len(w.nd.Calls())
+		p.GeminiType(`CALL: exit_plan_mode {"plan_filename":"colour.md"}`)
+		wt := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)[1]
+		if wt.Attention != event.AttnPlan || wt.Text != plan {
+			t.Errorf("waiting state: attention %q text %q; want plan, the plan", wt.Attention, wt.Text)
+		}
+		o := w.offerWith(t, from, wt, p, "Gemini CLI · project", "Plan ready for review\n", "Plan: paint it",
+			[2]string{"plan-approve", "Approve"}, [2]string{"plan-deny", "Deny"})
+		p.WaitText(10*time.Second, GeminiPlan)
+		return o
+	}
+
+	t.Log("-- Deny: Escape, idle, still planning")
+	o = offerPlan()
+	if k := w.press(t, o, p, "plan-deny"); k.Status != "sent" || k.Text != "Escape" {
+		t.Fatalf("keys event: status %q text %q reason %q", k.Status, k.Text, k.Reason)
+	}
+	s.Expect(t, 30*time.Second, event.StatusIdle)
+	p.WaitText(10*time.Second, GeminiDenied, GeminiPlanMode)
+
+	t.Log("-- Approve: 2, the plan approved, default mode")
+	o = offerPlan()
+	if k := w.press(t, o, p, "plan-approve"); k.Status != "sent" || k.Text != "2" {
+		t.Fatalf("keys event: status %q text %q reason %q", k.Status, k.Text, k.Reason)
+	}
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "Plan approved", GeminiDefault)
+	if r := lastResult(w.api, "exit_plan_mode"); !strings.Contains(r, "Plan approved. Switching to Default mode") {
+		t.Errorf("the model got %q for the plan", r)
+	}
+	w.nd.WaitClosed(o.note.ID, 10*time.Second)
+}
+
+// TestGeminiReplyAtOnce replies to a real Gemini CLI the moment its turn
+// is done — from the done notification's reply (ag-notify with no
+// debounce) and with ag-keys on the command line — while the hooks of
+// that turn may still run, when Gemini can read the Enter as a newline:
+// every reply is sent and answered, ag-keys pressing Enter again where
+// the reply sat in the composer.
+func TestGeminiReplyAtOnce(t *testing.T) {
+	t.Parallel()
+	const rounds = 4
+	w := newGeminiNotify(t, "--debounce", "0", "--cooldown", "0")
+	h := w.h
+	p, s := w.session(t, "at-once")
+	p.GeminiType("say hello")
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	again := 0
+	check := func(k event.Event, text string) {
+		t.Helper()
+		if k.Status != "sent" {
+			t.Fatalf("keys event: status %q text %q reason %q", k.Status, k.Text, k.Reason)
+		}
+		if strings.Contains(k.Reason, "Enter again") {
+			again++
+		}
+		s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+		p.WaitText(10*time.Second, "FAKE-REPLY: "+text)
+	}
+	for i := range rounds {
+		text := fmt.Sprintf("notified reply %d", i)
+		from := len(w.nd.Calls())
+		p.GeminiType(fmt.Sprintf("say round %d", i))
+		done := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)[1]
+		o := w.offerWith(t, from, done, p, "Gemini CLI · project", "Finished\n", fmt.Sprintf("say round %d", i))
+		k := w.reply(t, o, p, "reply", text)
+		check(k, text)
+	}
+	for i := range rounds {
+		text := fmt.Sprintf("keyed reply %d", i)
+		p.GeminiType(fmt.Sprintf("say keyed round %d", i))
+		doneIn(t, h, p, s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)[1])
+		out, err := runKeys(h, w.tm, "reply", text, "--pane", p.ID)
+		var k event.Event
+		if err != nil || event.Decode([]byte(strings.TrimSpace(out)), &k) != nil {
+			t.Fatalf("ag-keys reply: %v\n%s", err, out)
+		}
+		check(k, text)
+	}
+	t.Logf("%d replies typed at once after done, %d of them needed Enter again", 2*rounds, again)
+
+	// Gemini too busy to read its input while the reply is typed (stopped,
+	// as a blocked event loop is): it reads the text and the Enter at
+	// once, and takes the Enter for a newline. ag-keys sees the reply sit
+	// in the composer and presses Enter again.
+	p.GeminiType("say busy round")
+	done := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)[1]
+	doneIn(t, h, p, done)
+	if err := syscall.Kill(done.PID, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	resumed := make(chan struct{})
+	go func() {
+		defer close(resumed)
+		time.Sleep(800 * time.Millisecond)
+		syscall.Kill(done.PID, syscall.SIGCONT)
+	}()
+	out, err := runKeys(h, w.tm, "reply", "busy reply", "--pane", p.ID)
+	<-resumed
+	var k event.Event
+	if err != nil || event.Decode([]byte(strings.TrimSpace(out)), &k) != nil || !strings.Contains(k.Reason, "Enter again") {
+		t.Errorf("ag-keys reply to a busy Gemini: %v\n%s\nscreen:\n%s", err, out, p.Capture())
+	}
+	again = 0
+	check(k, "busy reply")
+	if again != 1 {
+		t.Errorf("the busy reply: Enter pressed again %d times", again)
+	}
 }
