@@ -32,3 +32,11 @@ func OneSessionPerProcess(agent string) bool {
 	o, ok := ByID(agent).(provider.OneSession)
 	return ok && o.OneSessionPerProcess()
 }
+
+// ManySessionsPerProcess reports whether agent's one process hosts several
+// live sessions at once (see provider.ManySessions); false for an agent ag
+// does not know.
+func ManySessionsPerProcess(agent string) bool {
+	m, ok := ByID(agent).(provider.ManySessions)
+	return ok && m.ManySessionsPerProcess()
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/tmpl"
+	"github.com/agwatch/ag/providers"
 )
 
 // defaultFormat gives "claude ⏳ Bash", "claude ❓", "claude ⚙", "claude".
@@ -90,7 +91,7 @@ func (d *detector) segment(pane string) int {
 		d.prog.Errorf("%s: %v", path, err)
 		return cli.ExitError
 	}
-	st, ok := state.ForPane(states, pane)
+	st, ok := state.ForPaneOf(states, pane, providers.ManySessionsPerProcess)
 	if !ok || st.Status == event.StatusGone || st.Status == "" {
 		return cli.ExitOK
 	}

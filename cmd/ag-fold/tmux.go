@@ -11,6 +11,7 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/tmux"
 	"github.com/agwatch/ag/filters/tmuxopts"
+	"github.com/agwatch/ag/providers"
 )
 
 // tmuxOptions are the --tmux options; options embeds them.
@@ -68,7 +69,7 @@ type pusher struct {
 }
 
 func newPusher(c *tmux.Client, errorf func(string, ...any), now func() time.Time) *pusher {
-	return &pusher{tm: c, errorf: errorf, now: now, model: tmuxopts.NewModel(),
+	return &pusher{tm: c, errorf: errorf, now: now, model: newModel(),
 		wake: make(chan struct{}, 1), done: make(chan struct{}), applied: tmuxopts.Set{}}
 }
 
@@ -163,7 +164,7 @@ func (p *pusher) stop(ctx context.Context, clear bool) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	p.mu.Lock()
-	p.model = tmuxopts.NewModel()
+	p.model = newModel()
 	p.mu.Unlock()
 	if len(p.applied) > 0 {
 		if err := p.push(ctx, tmuxopts.Set{}); err != nil {
@@ -316,4 +317,12 @@ func (p *pusher) fail(err error) {
 		p.errorf("tmux: %s", msg)
 		p.lastErr = msg
 	}
+}
+
+// newModel is the options model, knowing which agents show many sessions
+// in one pane.
+func newModel() *tmuxopts.Model {
+	m := tmuxopts.NewModel()
+	m.Many = providers.ManySessionsPerProcess
+	return m
 }

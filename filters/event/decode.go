@@ -206,6 +206,14 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 		e.Token, err = d.str()
 	case "action":
 		e.Action, err = d.str()
+	case "ambiguous":
+		switch {
+		case d.Literal("true"):
+			e.Ambiguous = true
+		case d.Literal("false"), d.Literal("null"):
+		default:
+			err = d.Errorf("want true or false")
+		}
 	default:
 		start := d.I
 		if err = d.Skip(); err != nil {

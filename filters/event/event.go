@@ -168,6 +168,11 @@ type Event struct {
 	Since  *Time  `json:"since,omitzero"`
 	Gen    int64  `json:"gen,omitzero"`
 	Token  string `json:"token,omitempty"`
+	// Ambiguous marks a wait that keys cannot be trusted to reach: another
+	// session of the same agent process waits too, and a key typed into
+	// the pane they share answers whichever dialog it shows (OpenCode's
+	// server). Notifications offer no buttons for it; ag-keys refuses it.
+	Ambiguous bool `json:"ambiguous,omitzero"`
 
 	// Action / keys (ag-notify, ag-keys).
 	Action  string `json:"action,omitempty"`

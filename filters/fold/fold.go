@@ -56,6 +56,11 @@ type Config struct {
 	// time; only then does a new session in a process end the one before
 	// and take on the window it declared. nil: no agent does.
 	OneSession func(agent string) bool
+	// ManySessions says whether an agent's one process hosts several
+	// live sessions at once (OpenCode's server); while more than one of
+	// them waits, each of those waits is ambiguous (see many.go). nil: no
+	// agent does.
+	ManySessions func(agent string) bool
 }
 
 // Defaults are the windows ag-fold uses unless told otherwise.
@@ -246,6 +251,7 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 		f.evict(s, e) // the session moves into a process: who was there?
 	}
 	f.fold(s, e)
+	f.shared(s, e.T.Time)
 	f.flush(s, e.T.Time)
 	return f.out
 }
@@ -282,6 +288,7 @@ func (f *Folder) procDown(e *event.Event) {
 	for _, k := range keys {
 		s := f.sessions[k]
 		f.fold(s, e)
+		f.shared(s, e.T.Time)
 		f.flush(s, e.T.Time)
 	}
 }
@@ -323,6 +330,7 @@ func (f *Folder) Tick(now time.Time) []event.Event {
 				s.set(now, event.StatusIdle, "", "", "", "")
 				s.assertT, s.assertSrc, s.assertKind = now, event.SrcPane, event.WaitEnd
 				s.cause = "tick.pane-idle"
+				f.shared(s, now)
 				f.flush(s, now)
 			}
 		case event.StatusWorking:

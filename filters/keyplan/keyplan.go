@@ -67,6 +67,11 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		return Plan{}, err
 	}
 	waiting := st.Status == event.StatusWaiting
+	if waiting && st.Ambiguous && Typed(r.Action) {
+		// Another session of the agent's process waits too: the keys
+		// would answer whichever of their dialogs the pane shows.
+		return refuse("another session of this %s process is waiting too: answer in the pane", st.Agent)
+	}
 	attn := st.Attention
 	if waiting && r.Screen != nil {
 		var why string

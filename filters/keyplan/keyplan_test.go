@@ -109,6 +109,28 @@ func TestDecideOtherMaps(t *testing.T) {
 	}
 }
 
+// TestDecideAmbiguous: while another session of the process waits too,
+// nothing is typed into the pane they share; the wait ending (the fold
+// clears the mark) makes the same action possible again.
+func TestDecideAmbiguous(t *testing.T) {
+	km := provider.KeyMap{Approve: []string{"Enter"}, Deny: []string{"Escape"}, AnswerPrelude: []string{}, PermissionPrelude: []string{"Escape"}}
+	for _, action := range []string{"approve", "deny", "reply", "answer"} {
+		s := st("waiting", "permission")
+		if action == "answer" {
+			s.Attention = "question"
+		}
+		s.Ambiguous = true
+		_, err := Decide(Request{State: s, Action: action, Text: "x"}, km)
+		if err == nil || !strings.Contains(err.Error(), "waiting too") {
+			t.Errorf("%s on an ambiguous wait: %v", action, err)
+		}
+		s.Ambiguous = false
+		if _, err := Decide(Request{State: s, Action: action, Text: "x"}, km); err != nil {
+			t.Errorf("%s on the same wait, unambiguous: %v", action, err)
+		}
+	}
+}
+
 func TestDecideScreen(t *testing.T) {
 	km := claude.New().Keys()
 	wait := func(attn string) *panes.Result { return &panes.Result{Kind: panes.Wait, Attention: attn} }

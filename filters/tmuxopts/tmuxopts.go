@@ -129,6 +129,9 @@ func clean(s string) string {
 // Model keeps the latest state of every live session.
 type Model struct {
 	sessions map[string]event.Event
+	// Many says which agents host several sessions in one process: their
+	// pane shows the worst of them (glance.Shows). Nil: none.
+	Many func(agent string) bool
 }
 
 // NewModel returns an empty Model.
@@ -155,7 +158,7 @@ func (m *Model) Update(st *event.Event) {
 	}
 	// Keep only what the options show: the model outlives many states.
 	m.sessions[k] = event.Event{T: st.T, Agent: st.Agent, Session: st.Session, Pane: st.Pane,
-		TTY: st.TTY, PID: st.PID, Status: st.Status, Attention: st.Attention, Tool: st.Tool,
+		TTY: st.TTY, PID: st.PID, Host: st.Host, Status: st.Status, Attention: st.Attention, Tool: st.Tool,
 		Model: st.Model, Context: st.Context, Limits: st.Limits}
 }
 
@@ -178,7 +181,9 @@ func (m *Model) Panes() []string {
 // panes. A session's pane must exist there, and when both know the tty it
 // must match (pane ids are reused by a new tmux server; an old session from
 // the spool must not light up today's %3). When several sessions name one
-// pane the newest wins; a window takes the worst of its panes.
+// pane the newest wins, except among the sessions of one process of an
+// agent that hosts many (Many), where the worst does; a window takes the
+// worst of its panes.
 func (m *Model) Desired(panes map[string]Pane) Set {
 	byPane := map[string]*event.Event{}
 	var counts glance.Counts
@@ -189,8 +194,8 @@ func (m *Model) Desired(panes map[string]Pane) Set {
 		if s.Pane == "" || !ok || (s.TTY != "" && p.TTY != "" && s.TTY != p.TTY) {
 			continue
 		}
-		if cur := byPane[s.Pane]; cur == nil || s.T.After(cur.T.Time) ||
-			(s.T.Equal(cur.T.Time) && Key(&s) < Key(cur)) {
+		if cur := byPane[s.Pane]; cur == nil || glance.Shows(&s, cur, m.Many) ||
+			(!glance.Shows(cur, &s, m.Many) && Key(&s) < Key(cur)) {
 			byPane[s.Pane] = &s
 		}
 	}
