@@ -91,3 +91,19 @@ func TestAmbiguousRestored(t *testing.T) {
 		t.Errorf("restored, a done: b %s ambiguous %v", b.Status, b.Ambiguous)
 	}
 }
+
+// TestSubAgentWaitEnd: OpenCode says when a sub-agent's prompt was
+// answered (permission.replied on the sub-agent's session): the parent
+// goes back to what it showed.
+func TestSubAgentWaitEnd(t *testing.T) {
+	f := manyFolder(t)
+	f.apply(oc(event.TurnStart, 1, "p"), oc(event.TurnStart, 2, "p", sub("c")))
+	f.apply(oc(event.Wait, 3, "p", sub("c"), attn("permission"), tool("bash", "call1")))
+	if s := f.of("p"); s.Status != "waiting" || s.Sub != "c" {
+		t.Fatalf("sub-agent's prompt: %s sub %q", s.Status, s.Sub)
+	}
+	f.apply(oc(event.WaitEnd, 4, "p", sub("c"), reason("denied")))
+	if s := f.of("p"); s.Status != "working" || s.Sub != "" {
+		t.Errorf("answered: %s sub %q, want working", s.Status, s.Sub)
+	}
+}
