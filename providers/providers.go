@@ -5,6 +5,9 @@ package providers
 import (
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
+	"github.com/agwatch/ag/providers/omp"
+	"github.com/agwatch/ag/providers/opencode"
+	"github.com/agwatch/ag/providers/pi"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -13,6 +16,9 @@ func All() []provider.Provider {
 	return []provider.Provider{
 		claude.New(),
 		codex.New(),
+		opencode.New(),
+		omp.New(), // before pi: omp kept pi's package name
+		pi.New(),
 	}
 }
 

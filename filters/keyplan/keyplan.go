@@ -89,6 +89,9 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 			return refuse("waiting on a %s, not a permission or plan", orNone(attn))
 		}
 		keys := pick(r.Action == provider.ActApprove, plan, km, r.Screen)
+		if r.Action == provider.ActDeny && !plan && st.Sub != "" && len(km.SubDeny) > 0 {
+			keys = km.SubDeny
+		}
 		if len(keys) == 0 {
 			return refuse("%s offers no %s for a %s wait", st.Agent, r.Action, attn)
 		}

@@ -131,6 +131,23 @@ func TestDecideAmbiguous(t *testing.T) {
 	}
 }
 
+// TestDecideSubDeny: a sub-agent's permission dialog can want other deny
+// keys (OpenCode asks a reason first); approve and the main thread's deny
+// stay.
+func TestDecideSubDeny(t *testing.T) {
+	km := provider.KeyMap{Approve: []string{"Enter"}, Deny: []string{"Escape"}, SubDeny: []string{"Escape", "Enter"}}
+	s := st("waiting", "permission")
+	for _, tc := range []struct{ sub, action, want string }{
+		{"", "deny", "Escape"}, {"ses_c", "deny", "Escape, 30ms, Enter"}, {"ses_c", "approve", "Enter"},
+	} {
+		s.Sub = tc.sub
+		p, err := Decide(Request{State: s, Action: tc.action}, km)
+		if err != nil || Describe(p) != tc.want {
+			t.Errorf("%s (sub %q) = %q, %v; want %q", tc.action, tc.sub, Describe(p), err, tc.want)
+		}
+	}
+}
+
 func TestDecideScreen(t *testing.T) {
 	km := claude.New().Keys()
 	wait := func(attn string) *panes.Result { return &panes.Result{Kind: panes.Wait, Attention: attn} }

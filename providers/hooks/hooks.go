@@ -10,6 +10,9 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/codex/codexhook"
+	"github.com/agwatch/ag/providers/omp/omphook"
+	"github.com/agwatch/ag/providers/opencode/opencodehook"
+	"github.com/agwatch/ag/providers/pi/pihook"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -41,6 +44,9 @@ func All() []Mapper {
 	return []Mapper{
 		claudehook.Mapper{},
 		codexhook.Mapper{},
+		opencodehook.Mapper{},
+		omphook.Mapper{},
+		pihook.Mapper{},
 	}
 }
 
