@@ -96,9 +96,9 @@ func TestZombieIsDead(t *testing.T) {
 
 func TestParseProcStatState(t *testing.T) {
 	for line, want := range map[string]bool{
-		"1234 (opencode) Z 1 1234 1234 0 -1 4194636 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0": true,
+		"1234 (opencode) Z 1 1234 1234 0 -1 4194636 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0":    true,
 		"1234 (a (b) c) S 1 1234 1234 34816 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0": false,
-		"1234 (x) X 1 1234 1234 0 -1 4194636 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0":        true,
+		"1234 (x) X 1 1234 1234 0 -1 4194636 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0":           true,
 	} {
 		if _, z, _ := parseProcStat([]byte(line)); z != want {
 			t.Errorf("%q: zombie %v, want %v", line, z, want)

@@ -150,4 +150,3 @@ func (m *Models) Window(provider, model string) int64 {
 	}
 	return m.sizes["\x00"+model]
 }
-
