@@ -10,6 +10,9 @@
 //	                  tools: bash, ...) with {command, description}; once
 //	                  the tool result comes back, "FAKE-DONE: tool result
 //	                  received"
+//	TASK: <command>   call the request's task tool (OpenCode's
+//	                  sub-agents) with the prompt "RUN: <command>", so a
+//	                  sub-agent asks to run it
 //	FAIL: <message>   answer 400 with the message
 //	SLOW:<duration>   hold the reply that long after its first chunk
 //	anything else     a text reply "FAKE-REPLY: ..."
@@ -143,8 +146,12 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, rec *Reques
 	msg := message{Role: "assistant"}
 	finish := "stop"
 	if sc.Command != "" {
+		args := serve.JSON(tool.ShellArgs(sc.Command))
+		if tool.Name == "task" {
+			args = serve.JSON(map[string]any{"description": "sub job", "prompt": sc.Command, "subagent_type": "general"})
+		}
 		msg.ToolCalls = []toolCall{{ID: fmt.Sprintf("call_fake%06d", n), Type: "function",
-			Function: function{Name: tool.Name, Arguments: serve.JSON(tool.ShellArgs(sc.Command))}}}
+			Function: function{Name: tool.Name, Arguments: args}}}
 		finish = "tool_calls"
 	} else {
 		msg.Content = &sc.Text

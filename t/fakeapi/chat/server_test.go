@@ -185,6 +185,26 @@ func TestNoShellTool(t *testing.T) {
 	}
 }
 
+// TestTask: TASK: <command> calls the client's task tool, whose sub-agent
+// gets "RUN: <command>"; without a task tool it is a plain RUN-less reply.
+func TestTask(t *testing.T) {
+	s := start(t, Options{})
+	tools := `[{"type":"function","function":{"name":"task","parameters":{"type":"object","properties":{"description":{"type":"string"},"prompt":{"type":"string"},"subagent_type":{"type":"string"}}}}}]`
+	r := assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(tools, user("TASK: echo sub > sub.txt"))))
+	if len(r.calls) != 1 || r.calls[0].Function.Name != "task" || r.finish != "tool_calls" {
+		t.Fatalf("got %+v", r)
+	}
+	var args map[string]string
+	json.Unmarshal([]byte(r.calls[0].Function.Arguments), &args)
+	if args["prompt"] != "RUN: echo sub > sub.txt" || args["subagent_type"] != "general" || args["description"] == "" {
+		t.Errorf("task arguments %v", args)
+	}
+	r = assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(piTools, user("TASK: ls"))))
+	if len(r.calls) != 0 {
+		t.Errorf("no task tool offered: %+v", r)
+	}
+}
+
 func TestUsageWithoutIncludeUsage(t *testing.T) {
 	s := start(t, Options{InputTokens: 5000})
 	body := `{"model":"m","stream":true,"tools":` + piTools + `,"messages":[{"role":"user","content":"hi"}]}`

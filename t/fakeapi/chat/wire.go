@@ -2,6 +2,7 @@ package chat
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
@@ -118,12 +119,21 @@ func plan(req *request) (serve.Script, serve.Tool) {
 				continue
 			}
 			sc := serve.Plan(text)
-			if sc.Command == "" {
-				return sc, serve.Tool{}
-			}
 			tools := make([]serve.Tool, len(req.Tools))
 			for i, t := range req.Tools {
 				tools[i] = serve.Tool{Name: t.Function.Name, Params: t.Function.Parameters}
+			}
+			if cmd := task(text); cmd != "" {
+				// TASK: <command> hands "RUN: <command>" to a sub-agent
+				// through the client's task tool (OpenCode's).
+				for _, t := range tools {
+					if t.Name == "task" {
+						return serve.Script{Prompt: text, Command: "RUN: " + cmd, Delay: sc.Delay}, t
+					}
+				}
+			}
+			if sc.Command == "" {
+				return sc, serve.Tool{}
 			}
 			tool, ok := serve.ShellTool(tools)
 			if !ok {
@@ -133,6 +143,16 @@ func plan(req *request) (serve.Script, serve.Tool) {
 		}
 	}
 	return serve.Script{Text: "FAKE-REPLY: nothing to answer"}, serve.Tool{}
+}
+
+// taskRe is the TASK: marker: a sub-agent runs the command.
+var taskRe = regexp.MustCompile(`(?m)\bTASK:[ \t]*(\S[^\r\n]*)`)
+
+func task(text string) string {
+	if m := taskRe.FindStringSubmatch(text); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
 }
 
 // userText is what was typed in a user message: its string, or its text
