@@ -103,6 +103,7 @@ function tracker(send, now = Date.now) {
   let session = "";
   let prompt = "";
   const pending = new Map(); // toolCallId -> toolName, oldest first
+  const texts = new Map(); // toolCallId -> what the call is about (its command)
   const line = (ctx, type, fields) => {
     let file;
     try {
@@ -115,7 +116,7 @@ function tracker(send, now = Date.now) {
     send({ t: now(), pid: process.pid, type, session, file, cwd: ctx && ctx.cwd, ...fields });
   };
   const head = () => {
-    for (const [toolCallId, toolName] of pending) return { toolCallId, toolName };
+    for (const [toolCallId, toolName] of pending) return { toolCallId, toolName, text: texts.get(toolCallId) };
     return null;
   };
   return {
@@ -126,10 +127,18 @@ function tracker(send, now = Date.now) {
       if (ev && typeof ev.text === "string") prompt = cut(ev.text);
     },
     agentStart(ev, ctx) { line(ctx, "agent_start", { text: prompt }); prompt = ""; },
-    toolStart(ev, ctx) { line(ctx, "tool_execution_start", { toolCallId: ev.toolCallId, toolName: ev.toolName, text: about(ev.args) }); },
-    toolEnd(ev, ctx) { line(ctx, "tool_execution_end", { toolCallId: ev.toolCallId, toolName: ev.toolName, isError: !!ev.isError }); },
+    toolStart(ev, ctx) {
+      const text = about(ev.args);
+      if (text !== undefined && texts.size < 256) texts.set(ev.toolCallId, text);
+      line(ctx, "tool_execution_start", { toolCallId: ev.toolCallId, toolName: ev.toolName, text });
+    },
+    toolEnd(ev, ctx) {
+      texts.delete(ev.toolCallId);
+      line(ctx, "tool_execution_end", { toolCallId: ev.toolCallId, toolName: ev.toolName, isError: !!ev.isError });
+    },
     agentEnd(ev, ctx) {
       pending.clear(); // an aborted run leaves no approval pinned
+      texts.clear();
       let stop, error;
       const msgs = (ev && Array.isArray(ev.messages)) ? ev.messages : [];
       for (let i = msgs.length - 1; i >= 0; i--) {

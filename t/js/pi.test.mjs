@@ -48,6 +48,7 @@ test("omp: approvals oldest first, a session changed in place, an error", async 
   const start = spool().length;
   a.fire("session_start", { reason: "startup" });
   a.fire("agent_start", {});
+  a.fire("tool_execution_start", { toolCallId: "c1", toolName: "bash", args: { command: "rm x" } });
   a.fire("tool_approval_requested", { sessionId: "s-one", toolCallId: "c1", toolName: "bash", approvalMode: "always-ask" });
   a.fire("tool_approval_requested", { sessionId: "s-one", toolCallId: "c2", toolName: "write", approvalMode: "always-ask" });
   a.fire("tool_approval_resolved", { sessionId: "s-one", toolCallId: "c1", toolName: "bash", approved: true });
@@ -55,10 +56,10 @@ test("omp: approvals oldest first, a session changed in place, an error", async 
   a.fire("agent_end", { messages: [{ role: "assistant", stopReason: "error", errorMessage: "429 rate limited" }] });
   a.switchTo("s-two");
   a.fire("session_switch", { reason: "new", previousSessionFile: "/x" });
-  const got = (await waitSpool((s) => s.length - start >= 9)).slice(start);
+  const got = (await waitSpool((s) => s.length - start >= 10)).slice(start);
   assert.deepEqual(got.map(line), [
-    "session.start s-one startup", "turn.start s-one",
-    "wait s-one bash c1", "wait s-one bash c1", "wait s-one write c2", "wait.end s-one write c2 denied",
+    "session.start s-one startup", "turn.start s-one", "tool.start s-one bash c1 rm x",
+    "wait s-one bash c1 rm x", "wait s-one bash c1 rm x", "wait s-one write c2", "wait.end s-one write c2 denied",
     "turn.fail s-one 429 rate limited error",
     "session.end s-one now session s-two", "session.start s-two new",
   ]);

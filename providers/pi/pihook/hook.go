@@ -115,11 +115,12 @@ func mapLine(agent string, o jsline.Obj, t time.Time, add func(event.Event)) {
 	case "tool_approval_requested", "tool_approval_resolved":
 		// The dialog on screen is the oldest pending approval's (omp asks
 		// them one after another): the wait is for that one while any is
-		// pending.
+		// pending. omp 18.2.3 starts the call (tool_execution_start, with
+		// its command) before it asks.
 		if h := o.Obj("head"); h != nil {
 			e := ev(event.Wait)
 			e.Attention = event.AttnPermission
-			e.Tool, e.ToolID = h.Str("toolName"), h.Str("toolCallId")
+			e.Tool, e.ToolID, e.Text = h.Str("toolName"), h.Str("toolCallId"), event.Clamp(h.Str("text"), textMax)
 			add(e)
 			return
 		}
