@@ -33,7 +33,11 @@ func TestPi(t *testing.T) {
 	if st := h.Run(30*time.Second, Bin(t, "ag-hook"), "status", "--agent", "pi"); !strings.HasPrefix(st, "pi: Installed ("+filepath.Join(dir, "extensions", "ag.js")+")") {
 		t.Errorf("ag-hook status --agent pi: %q", st)
 	}
-	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
+	h.StartDBus()
+	nd := h.StartNotifyd()
+	sock := filepath.Join(h.Root, "tmux.sock")
+	// No debounce: Pi has no waits, its notification is "finished".
+	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"}, []string{"ag-notify", "--backend", "dbus", "--debounce", "0s", "-S", sock})
 	tm := h.StartTmux()
 	pane := h.StartPi(tm, "pi", bin)
 	s := pl.Out.Session(pi.ID, "")
@@ -41,7 +45,12 @@ func TestPi(t *testing.T) {
 	t.Log("-- plain prompt: working → done")
 	pane.Type("say hello SLOW:2s")
 	w := s.Expect(t, 60*time.Second, event.StatusWorking)[0]
-	s.Expect(t, 60*time.Second, event.StatusDone)
+	d := s.Expect(t, 60*time.Second, event.StatusDone)[0]
+	if note, _, ok := nd.FindCall(0, 15*time.Second, func(c Call) bool { return c.Call == "Notify" && strings.Contains(c.Body, "say hello") }); ok {
+		t.Logf("pi: hook (agent_end) → Notify \"Finished\" on the session bus: %s", note.Time().Sub(d.T.Time).Round(100*time.Microsecond))
+	} else {
+		t.Error("no Finished notification for the turn")
+	}
 	pane.WaitText(10*time.Second, "FAKE-REPLY: say hello")
 	if w.Pane != pane.ID || w.PID != pane.PID || w.Prompt != "say hello SLOW:2s" || !strings.HasPrefix(w.Transcript, filepath.Join(dir, "sessions")+"/") {
 		t.Errorf("working state: pane %q pid %d prompt %q transcript %q", w.Pane, w.PID, w.Prompt, w.Transcript)
@@ -108,7 +117,10 @@ func TestOmp(t *testing.T) {
 	if st := h.Run(30*time.Second, Bin(t, "ag-hook"), "status", "--agent", "omp"); !strings.HasPrefix(st, "omp: Installed ("+filepath.Join(dir, "extensions", "ag.js")+")") {
 		t.Errorf("ag-hook status --agent omp: %q", st)
 	}
-	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
+	h.StartDBus()
+	nd := h.StartNotifyd()
+	sock := filepath.Join(h.Root, "tmux.sock")
+	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"}, []string{"ag-notify", "--backend", "dbus", "--cooldown", "0s", "-S", sock})
 	tm := h.StartTmux()
 	pane := h.StartOmp(tm, "omp", bin)
 	s := pl.Out.Session(omp.ID, "")
@@ -122,8 +134,16 @@ func TestOmp(t *testing.T) {
 	}
 
 	t.Log("-- approved: waiting(permission, bash) → Enter → working → done, the command ran")
+	from := len(nd.Calls())
 	pane.Type("RUN: echo marker > marker.txt")
 	wt := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
+	note, _ := nd.WaitCall(from, "Notify for the wait", 15*time.Second, func(c Call) bool {
+		return c.Call == "Notify" && strings.Contains(c.Body, "echo marker")
+	})
+	if !hasButtons(note) {
+		t.Errorf("omp's wait offers no Approve/Deny: %q", note.Actions)
+	}
+	t.Logf("omp: hook → Notify on the session bus: %s", note.Time().Sub(wt.T.Time).Round(100*time.Microsecond))
 	if wt.Attention != event.AttnPermission || wt.Tool != "bash" || wt.Text != "echo marker > marker.txt" {
 		t.Errorf("waiting state: attention %q tool %q text %q", wt.Attention, wt.Tool, wt.Text)
 	}
