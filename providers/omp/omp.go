@@ -24,10 +24,12 @@ import (
 const ID = omphook.ID
 
 // Provider is omp.
-type Provider struct{}
+type Provider struct {
+	jsfile.Installer // the extension file (see spec)
+}
 
 // New returns the omp provider.
-func New() *Provider { return &Provider{} }
+func New() *Provider { return &Provider{jsfile.Installer{Spec: spec}} }
 
 var (
 	_ provider.Hooked       = (*Provider)(nil)
@@ -80,20 +82,6 @@ func SessionDirs(env paths.Env) []string {
 }
 
 func spec(env paths.Env) jsfile.Spec { return pi.ExtensionSpec(ID, "omp", AgentDir(env)) }
-
-func (*Provider) ConfigPath(env provider.Env) string { return spec(env).Path }
-
-func (*Provider) Install(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return jsfile.Install(ie, spec(ie.Env))
-}
-
-func (*Provider) Uninstall(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return jsfile.Uninstall(ie, spec(ie.Env))
-}
-
-func (*Provider) Status(ie provider.InstallEnv) (provider.InstallStatus, error) {
-	return jsfile.Status(ie, spec(ie.Env))
-}
 
 // ProcRules: under Bun process.title never reaches ps, so the process is
 // `bun …/node_modules/.bin/omp …` (npm's shim; a mise install's

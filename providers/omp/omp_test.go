@@ -27,7 +27,7 @@ func TestAgentDir(t *testing.T) {
 		if got := AgentDir(env); got != tc.want {
 			t.Errorf("%v: %s, want %s", tc.env, got, tc.want)
 		}
-		if got := (&Provider{}).ConfigPath(env); got != filepath.Join(tc.want, "extensions", "ag.js") {
+		if got := New().ConfigPath(env); got != filepath.Join(tc.want, "extensions", "ag.js") {
 			t.Errorf("extension %s", got)
 		}
 	}
@@ -43,13 +43,13 @@ func TestAgentDir(t *testing.T) {
 }
 
 func TestKeysAndCommands(t *testing.T) {
-	km := (&Provider{}).Keys()
+	km := New().Keys()
 	for text, bad := range map[string]bool{"  /new": true, "!rm -rf x": true, " \t!ls": true, "a /b": false, "hello": false} {
 		if got := km.UnsafeReply(text) != ""; got != bad {
 			t.Errorf("%q unsafe %v", text, got)
 		}
 	}
-	c := (&Provider{}).Commands()
+	c := New().Commands()
 	if l, err := c.ResumeCommand("01a0063f-51ed", provider.Launch{}); err != nil || l != "command omp --resume '01a0063f-51ed'" {
 		t.Errorf("resume %q %v", l, err)
 	}

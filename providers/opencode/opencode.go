@@ -25,10 +25,12 @@ import (
 const ID = opencodehook.ID
 
 // Provider is OpenCode.
-type Provider struct{}
+type Provider struct {
+	jsfile.Installer // the plugin file (see spec)
+}
 
 // New returns the OpenCode provider.
-func New() *Provider { return &Provider{} }
+func New() *Provider { return &Provider{jsfile.Installer{Spec: spec}} }
 
 var (
 	_ provider.Hooked       = (*Provider)(nil)
@@ -102,24 +104,6 @@ func spec(env paths.Env) jsfile.Spec {
 		// with npm at start and waits for it.
 		Note: "with a plugin in " + ConfigDir(env) + ", OpenCode installs @opencode-ai/plugin there with npm when it starts (once; offline it waits for npm to give up)",
 	}
-}
-
-// ConfigPath is the plugin file.
-func (*Provider) ConfigPath(env provider.Env) string { return spec(env).Path }
-
-// Install writes ag's plugin into OpenCode's plugins folder.
-func (*Provider) Install(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return jsfile.Install(ie, spec(ie.Env))
-}
-
-// Uninstall deletes it (only if it is ag's).
-func (*Provider) Uninstall(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return jsfile.Uninstall(ie, spec(ie.Env))
-}
-
-// Status reads it.
-func (*Provider) Status(ie provider.InstallEnv) (provider.InstallStatus, error) {
-	return jsfile.Status(ie, spec(ie.Env))
 }
 
 // ProcRules: the npm package's bin (`…/node_modules/.bin/opencode`, a

@@ -17,7 +17,7 @@ func TestPaths(t *testing.T) {
 		{map[string]string{"HOME": "/h", "XDG_DATA_HOME": "relative"}, "/h/.config/opencode/plugins/ag.js", "/h/.local/share/opencode/opencode.db"},
 	} {
 		env := func(k string) string { return tc.env[k] }
-		p := &Provider{}
+		p := New()
 		if got := p.ConfigPath(env); got != tc.plugin {
 			t.Errorf("%v: plugin %s", tc.env, got)
 		}
@@ -28,11 +28,11 @@ func TestPaths(t *testing.T) {
 }
 
 func TestKeysAndCommands(t *testing.T) {
-	km := (&Provider{}).Keys()
+	km := New().Keys()
 	if km.UnsafeReply(" !ls") == "" || km.UnsafeReply("/help") != "" || km.DefuseLeading != " " {
 		t.Error("replies")
 	}
-	c := (&Provider{}).Commands()
+	c := New().Commands()
 	if l, _ := c.ResumeCommand("ses_dcea1d1e", provider.Launch{}); l != "command opencode -s 'ses_dcea1d1e'" {
 		t.Errorf("resume %q", l)
 	}

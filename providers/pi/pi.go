@@ -25,10 +25,12 @@ import (
 const ID = pihook.ID
 
 // Provider is Pi.
-type Provider struct{}
+type Provider struct {
+	jsfile.Installer // the extension file (see spec)
+}
 
 // New returns the Pi provider.
-func New() *Provider { return &Provider{} }
+func New() *Provider { return &Provider{jsfile.Installer{Spec: spec}} }
 
 var (
 	_ provider.Hooked       = (*Provider)(nil)
@@ -81,21 +83,6 @@ func ExtensionSpec(agent, name, dir string) jsfile.Spec {
 }
 
 func spec(env paths.Env) jsfile.Spec { return ExtensionSpec(ID, "Pi", AgentDir(env)) }
-
-func (*Provider) ConfigPath(env provider.Env) string { return spec(env).Path }
-
-// Install writes ag's extension into Pi's extensions folder.
-func (*Provider) Install(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return jsfile.Install(ie, spec(ie.Env))
-}
-
-func (*Provider) Uninstall(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return jsfile.Uninstall(ie, spec(ie.Env))
-}
-
-func (*Provider) Status(ie provider.InstallEnv) (provider.InstallStatus, error) {
-	return jsfile.Status(ie, spec(ie.Env))
-}
 
 // ProcRules: Pi runs under node and sets process.title = "pi", so its
 // comm and argv are "pi" (the executable is node); before the title is

@@ -93,7 +93,9 @@ func TestPi(t *testing.T) {
 	}, "the old session gone")
 	s2 := pl.Out.Session(pi.ID, next.Session)
 	pane.Type("say again")
-	s2.WaitFor(t, "done", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone && e.Pane == pane.ID && e.PID == pane.PID })
+	s2.WaitFor(t, "done", 60*time.Second, func(e *event.Event) bool {
+		return e.Status == event.StatusDone && e.Pane == pane.ID && e.PID == pane.PID
+	})
 
 	t.Log("-- /quit: gone")
 	pane.Type("/quit")

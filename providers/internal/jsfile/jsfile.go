@@ -185,3 +185,27 @@ func versionOr(v string) string {
 	}
 	return v
 }
+
+// Installer is provider.Installer for an agent whose hooks are one file
+// ag owns (embed it in the provider): Spec says which, for an environment.
+type Installer struct {
+	Spec func(env provider.Env) Spec
+}
+
+// ConfigPath is the file.
+func (i Installer) ConfigPath(env provider.Env) string { return i.Spec(env).Path }
+
+// Install writes it (see Install).
+func (i Installer) Install(ie provider.InstallEnv) (provider.InstallResult, error) {
+	return Install(ie, i.Spec(ie.Env))
+}
+
+// Uninstall deletes it if it is ag's (see Uninstall).
+func (i Installer) Uninstall(ie provider.InstallEnv) (provider.InstallResult, error) {
+	return Uninstall(ie, i.Spec(ie.Env))
+}
+
+// Status reads it (see Status).
+func (i Installer) Status(ie provider.InstallEnv) (provider.InstallStatus, error) {
+	return Status(ie, i.Spec(ie.Env))
+}
