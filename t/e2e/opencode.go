@@ -14,8 +14,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 
+	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/t/fakeapi/chat"
 )
 
@@ -190,4 +192,23 @@ func (h *Harness) runCode(timeout time.Duration, argv ...string) (string, int) {
 		h.T.Fatalf("%s: %v", strings.Join(argv, " "), err)
 	}
 	return string(out), 0
+}
+
+// detectAgent runs `ag-detect --all` and checks the pane's proc.up names
+// agent and the pane's own process (each of these agents is one process,
+// the pane's first).
+func detectAgent(t *testing.T, h *Harness, tm *Tmux, pane *Pane, agent string) event.Event {
+	t.Helper()
+	out := h.Run(30*time.Second, Bin(t, "ag-detect"), "-S", tm.Socket, "--all")
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e event.Event
+		if event.Decode([]byte(line), &e) == nil && e.Kind == event.ProcUp && e.Pane == pane.ID {
+			if e.Agent != agent || e.PID != pane.PID || e.TTY != pane.TTY {
+				t.Errorf("ag-detect proc.up: %s\nwant agent %s, pid %d, tty %s", event.Marshal(&e), agent, pane.PID, pane.TTY)
+			}
+			return e
+		}
+	}
+	t.Errorf("ag-detect --all: no proc.up for pane %s:\n%s", pane.ID, out)
+	return event.Event{}
 }

@@ -53,6 +53,7 @@ func TestOpenCode(t *testing.T) {
 	pane := h.StartOpenCode(tm, "opencode", bin, port)
 	t.Logf("opencode composer after %s", time.Since(t0).Round(time.Millisecond))
 	s := pl.Out.Session(opencode.ID, "")
+	detectAgent(t, h, tm, pane, opencode.ID)
 	keys := func(action string) (string, int) {
 		return h.runCode(30*time.Second, Bin(t, "ag-keys"), action, "--pane", pane.ID, "-S", sock)
 	}

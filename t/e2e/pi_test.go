@@ -41,6 +41,7 @@ func TestPi(t *testing.T) {
 	tm := h.StartTmux()
 	pane := h.StartPi(tm, "pi", bin)
 	s := pl.Out.Session(pi.ID, "")
+	detectAgent(t, h, tm, pane, pi.ID)
 
 	t.Log("-- plain prompt: working → done")
 	pane.Type("say hello SLOW:2s")
@@ -126,6 +127,9 @@ func TestOmp(t *testing.T) {
 	tm := h.StartTmux()
 	pane := h.StartOmp(tm, "omp", bin)
 	s := pl.Out.Session(omp.ID, "")
+	if up := detectAgent(t, h, tm, pane, omp.ID); !strings.HasSuffix(up.Argv0, "bun") {
+		t.Errorf("omp's argv0 %q: want bun (npm's shim runs bun …/.bin/omp)", up.Argv0)
+	}
 
 	t.Log("-- plain prompt: working → done")
 	pane.Type("say hello SLOW:2s")
