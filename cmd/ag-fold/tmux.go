@@ -9,6 +9,7 @@ import (
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/tmux"
 	"github.com/agwatch/ag/filters/tmuxopts"
 	"github.com/agwatch/ag/providers"
@@ -46,6 +47,7 @@ const listFormat = "#{pid}\t#{pane_id}\t#{window_id}\t#{pane_tty}\t#{@ag_agent}\
 // tmux error is reported once and retried later; it never stops the fold.
 type pusher struct {
 	tm     *tmux.Client
+	self   hostname.Self
 	errorf func(format string, a ...any)
 	now    func() time.Time
 
@@ -68,8 +70,8 @@ type pusher struct {
 	calls   int // tmux invocations, for tests
 }
 
-func newPusher(c *tmux.Client, errorf func(string, ...any), now func() time.Time) *pusher {
-	return &pusher{tm: c, errorf: errorf, now: now, model: newModel(),
+func newPusher(c *tmux.Client, self hostname.Self, errorf func(string, ...any), now func() time.Time) *pusher {
+	return &pusher{tm: c, self: self, errorf: errorf, now: now, model: newModel(self),
 		wake: make(chan struct{}, 1), done: make(chan struct{}), applied: tmuxopts.Set{}}
 }
 
@@ -80,7 +82,7 @@ func (f *folder) startTmux(ctx context.Context, o tmuxOptions) *pusher {
 		return nil
 	}
 	socket, name := o.Server()
-	p := newPusher(&tmux.Client{Socket: socket, Name: name}, f.prog.Errorf, f.now)
+	p := newPusher(&tmux.Client{Socket: socket, Name: name}, hostname.Of(f.env), f.prog.Errorf, f.now)
 	p.start(ctx)
 	return p
 }
@@ -164,7 +166,7 @@ func (p *pusher) stop(ctx context.Context, clear bool) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	p.mu.Lock()
-	p.model = newModel()
+	p.model = newModel(p.self)
 	p.mu.Unlock()
 	if len(p.applied) > 0 {
 		if err := p.push(ctx, tmuxopts.Set{}); err != nil {
@@ -321,8 +323,8 @@ func (p *pusher) fail(err error) {
 
 // newModel is the options model, knowing which agents show many sessions
 // in one pane.
-func newModel() *tmuxopts.Model {
-	m := tmuxopts.NewModel()
+func newModel(self hostname.Self) *tmuxopts.Model {
+	m := tmuxopts.NewModel(self)
 	m.Many = providers.ManySessionsPerProcess
 	return m
 }

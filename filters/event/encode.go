@@ -62,6 +62,7 @@ func AppendJSON(b []byte, e *Event) []byte {
 	if e.Ambiguous {
 		b = append(b, `,"ambiguous":true`...)
 	}
+	b = appendStr(b, "stale", e.Stale, false)
 	b = appendStr(b, "model", e.Model, false)
 	if t := e.Tokens; t != nil {
 		b = append(b, `,"tokens":{"in":`...)
@@ -112,6 +113,7 @@ func AppendJSON(b []byte, e *Event) []byte {
 		}
 		b = append(b, ']')
 	}
+	b = appendStr(b, "sig", e.Sig, false)
 	if len(e.Extra) > 0 {
 		b = append(b, ',')
 		b = append(b, e.Extra...)

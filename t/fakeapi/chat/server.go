@@ -26,7 +26,6 @@
 package chat
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -43,38 +42,17 @@ type Server struct {
 	opts Options
 }
 
-// Request is one request the server answered.
+// Request is one request the server answered: what every fake records,
+// and Chat Completions' own.
 type Request struct {
-	Time     time.Time
-	Method   string
-	Path     string
-	Agent    string // User-Agent
-	Model    string
-	Stream   bool
-	Usage    bool // stream_options.include_usage
-	Tools    int
+	serve.Request
 	Messages int
-	Prompt   string // the user text answered, clamped
-	Reply    string // "text", "call:bash <cmd>", "error ..."
+	Usage    bool // stream_options.include_usage
 	Tokens   serve.Usage
-	Status   int
 }
 
 func (r Request) String() string {
-	s := fmt.Sprintf("%s %s %s", r.Time.UTC().Format("15:04:05.000"), r.Method, r.Path)
-	if r.Model != "" || r.Messages > 0 {
-		s += fmt.Sprintf(" model=%s stream=%t tools=%d msgs=%d", r.Model, r.Stream, r.Tools, r.Messages)
-	}
-	if r.Prompt != "" {
-		s += fmt.Sprintf(" prompt=%q", r.Prompt)
-	}
-	if r.Reply != "" {
-		s += " reply=" + r.Reply
-	}
-	if r.Tokens != (serve.Usage{}) {
-		s += fmt.Sprintf(" usage=in:%d,cached:%d,out:%d", r.Tokens.In, r.Tokens.Cached, r.Tokens.Out)
-	}
-	return s + fmt.Sprintf(" -> %d", r.Status)
+	return r.Line(serve.Field("msgs", r.Messages), serve.Field("include_usage", r.Usage), r.Tokens.Field())
 }
 
 // Options tune a Server; the zero value is fine.
@@ -101,7 +79,7 @@ func Start(opts Options) (*Server, error) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Agent: r.UserAgent()}
+	rec := Request{Request: serve.NewRequest(r)}
 	defer func() { s.Record(rec) }()
 	// Clients join paths to the base URL they were given: with or without
 	// /v1.
@@ -119,14 +97,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) completions(w http.ResponseWriter, r *http.Request, rec *Request) {
-	body, err := s.ReadBody(r)
-	if err != nil {
-		rec.Status = http.StatusBadRequest
-		apiError(w, rec.Status, err.Error())
-		return
-	}
 	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
+	body, err := s.Decode(r, &req)
+	if err != nil {
 		rec.Status, rec.Reply = http.StatusBadRequest, "error "+err.Error()
 		apiError(w, rec.Status, "fake chat: "+err.Error())
 		return

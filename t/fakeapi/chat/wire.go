@@ -160,10 +160,7 @@ func task(text string) string {
 func userText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		if serve.Injected(s) {
-			return ""
-		}
-		return s
+		return serve.Typed(s)
 	}
 	var parts []struct {
 		Type string `json:"type"`
@@ -172,8 +169,8 @@ func userText(raw json.RawMessage) string {
 	json.Unmarshal(raw, &parts)
 	var out []string
 	for _, p := range parts {
-		if p.Type == "text" && strings.TrimSpace(p.Text) != "" && !serve.Injected(p.Text) {
-			out = append(out, p.Text)
+		if t := serve.Typed(p.Text); p.Type == "text" && t != "" {
+			out = append(out, t)
 		}
 	}
 	return strings.Join(out, "\n")

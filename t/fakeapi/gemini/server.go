@@ -21,12 +21,10 @@
 package gemini
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
 )
@@ -38,38 +36,18 @@ type Server struct {
 	opts Options
 }
 
-// Request is one request the server answered.
+// Request is one request the server answered: what every fake records
+// (its Model from the path), and the Gemini API's own.
 type Request struct {
-	Time     time.Time
-	Method   string
-	Path     string
-	Agent    string // User-Agent
-	Model    string // from the path
+	serve.Request
 	RPC      string // generateContent, streamGenerateContent, countTokens, ...
 	JSON     bool   // JSON mode: answered from the schema
-	Tools    int    // function declarations offered
 	Contents int
-	Prompt   string // the user text answered, clamped
-	Reply    string // "text", "json", "call:run_shell_command <cmd>", "error ..."
 	Tokens   serve.Usage
-	Status   int
 }
 
 func (r Request) String() string {
-	s := fmt.Sprintf("%s %s %s", r.Time.UTC().Format("15:04:05.000"), r.Method, r.Path)
-	if r.Contents > 0 {
-		s += fmt.Sprintf(" tools=%d contents=%d", r.Tools, r.Contents)
-	}
-	if r.Prompt != "" {
-		s += fmt.Sprintf(" prompt=%q", r.Prompt)
-	}
-	if r.Reply != "" {
-		s += " reply=" + r.Reply
-	}
-	if r.Tokens != (serve.Usage{}) {
-		s += fmt.Sprintf(" usage=in:%d,cached:%d,out:%d", r.Tokens.In, r.Tokens.Cached, r.Tokens.Out)
-	}
-	return s + fmt.Sprintf(" -> %d", r.Status)
+	return r.Line(serve.Field("rpc", r.RPC), serve.Field("json", r.JSON), serve.Field("contents", r.Contents), r.Tokens.Field())
 }
 
 // Options tune a Server; the zero value is fine.
@@ -94,9 +72,10 @@ func Start(opts Options) (*Server, error) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Agent: r.UserAgent()}
+	rec := Request{Request: serve.NewRequest(r)}
 	defer func() { s.Record(rec) }()
 	rec.Model, rec.RPC = route(r.URL.Path)
+	rec.Stream = rec.RPC == "streamGenerateContent"
 	switch {
 	case r.Method != http.MethodPost || rec.Model == "":
 		rec.Status = http.StatusNotFound
@@ -127,14 +106,9 @@ func route(path string) (model, rpc string) {
 }
 
 func (s *Server) generate(w http.ResponseWriter, r *http.Request, rec *Request) {
-	body, err := s.ReadBody(r)
-	if err != nil {
-		rec.Status = http.StatusBadRequest
-		apiError(w, rec.Status, "INVALID_ARGUMENT", err.Error())
-		return
-	}
 	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
+	body, err := s.Decode(r, &req)
+	if err != nil {
 		rec.Status, rec.Reply = http.StatusBadRequest, "error "+err.Error()
 		apiError(w, rec.Status, "INVALID_ARGUMENT", "fake gemini: "+err.Error())
 		return

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
+	"github.com/agwatch/ag/t/fakeapi/serve/servetest"
 )
 
 func start(t *testing.T, opts Options) *Server {
@@ -23,15 +24,7 @@ func start(t *testing.T, opts Options) *Server {
 
 func post(t *testing.T, url, body string) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("x-goog-api-key", "fake")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
+	return servetest.Post(t, url, body, "x-goog-api-key", "fake")
 }
 
 const (
@@ -232,27 +225,12 @@ func TestFailSlowAndClose(t *testing.T) {
 
 func TestRoutes(t *testing.T) {
 	s := start(t, Options{})
-	for _, tc := range []struct {
-		method, path, body string
-		status             int
-	}{
-		{"POST", "/v1beta/models/m:generateContent", "{bad", 400},
-		{"POST", "/v1/models/m:generateContent", `{"contents":[]}`, 200},
-		{"POST", "/v1beta/models/m:embedContent", "{}", 404},
-		{"GET", "/v1beta/models/m:generateContent", "", 404},
-		{"POST", "/v1beta/models/:generateContent", "{}", 404},
-		{"POST", "/v1/chat/completions", "{}", 404},
-	} {
-		req, _ := http.NewRequest(tc.method, s.URL+tc.path, strings.NewReader(tc.body))
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != tc.status {
-			t.Errorf("%s %s: %d, want %d", tc.method, tc.path, resp.StatusCode, tc.status)
-		}
-	}
+	servetest.Check(t, s.URL, "POST", "/v1beta/models/m:generateContent", "{bad", 400, "INVALID_ARGUMENT")
+	servetest.Check(t, s.URL, "POST", "/v1/models/m:generateContent", `{"contents":[]}`, 200, `"candidates"`)
+	servetest.Check(t, s.URL, "POST", "/v1beta/models/m:embedContent", "{}", 404, "no method embedContent")
+	servetest.Check(t, s.URL, "GET", "/v1beta/models/m:generateContent", "", 404, "NOT_FOUND")
+	servetest.Check(t, s.URL, "POST", "/v1beta/models/:generateContent", "{}", 404, "no route")
+	servetest.Check(t, s.URL, "POST", "/v1/chat/completions", "{}", 404, "no route")
 	if n := len(s.Requests()); n != 6 {
 		t.Errorf("%d requests logged:\n%s", n, s.Log())
 	}

@@ -112,8 +112,8 @@ func plan(req *request, tools []serve.Tool) (sc serve.Script, tool serve.Tool, i
 			if p.FunctionResponse != nil {
 				return serve.Script{Text: serve.ToolDone}, tool, false
 			}
-			if strings.TrimSpace(p.Text) != "" && !p.Thought && !serve.Injected(p.Text) {
-				texts = append(texts, p.Text)
+			if t := serve.Typed(p.Text); t != "" && !p.Thought {
+				texts = append(texts, t)
 			}
 		}
 		if len(texts) == 0 {

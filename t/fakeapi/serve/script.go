@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -124,15 +125,34 @@ func Count(body []byte, fixedIn int64, sc Script) Usage {
 	return Usage{In: in, Cached: in / 2, Out: int64(len(sc.Text)+len(sc.Command))/4 + 8}
 }
 
+// Field is the usage as a field of the request log ("" for none).
+func (u Usage) Field() string {
+	if u == (Usage{}) {
+		return ""
+	}
+	return fmt.Sprintf("usage=in:%d,cached:%d,out:%d", u.In, u.Cached, u.Out)
+}
+
 // Total is In + Out.
 func (u Usage) Total() int64 { return u.In + u.Out }
 
-var blockRe = regexp.MustCompile(`^<([A-Za-z_][\w-]*)[^>]*>[\s\S]*</([A-Za-z_][\w-]*)>$`)
+var openRe = regexp.MustCompile(`^<([A-Za-z_][\w-]*)[^<>]*>`)
 
-// Injected reports whether a text part is wholly one <tag>...</tag>
-// block: context a client adds to the user's message
-// (<session_context>, <system-reminder>, ...), never what was typed.
-func Injected(text string) bool {
-	m := blockRe.FindStringSubmatch(strings.TrimSpace(text))
-	return m != nil && m[1] == m[2]
+// Typed is what was typed in a text part: the text without the
+// <tag>...</tag> blocks a client puts before it (<session_context>,
+// <system-reminder>, <current_datetime>, ...), "" when it is nothing but
+// such blocks.
+func Typed(text string) string {
+	t := strings.TrimSpace(text)
+	for {
+		m := openRe.FindStringSubmatch(t)
+		if m == nil {
+			return t
+		}
+		end := strings.Index(t, "</"+m[1]+">")
+		if end < 0 {
+			return t
+		}
+		t = strings.TrimSpace(t[end+len(m[1])+3:])
+	}
 }

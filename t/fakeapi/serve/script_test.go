@@ -158,17 +158,19 @@ func TestShellTool(t *testing.T) {
 	}
 }
 
-func TestInjected(t *testing.T) {
-	for text, want := range map[string]bool{
-		"<session_context>\nThis is the CLI.\n</session_context>\n": true,
-		"<system-reminder a=\"b\">RUN: x</system-reminder>":         true,
-		"<a>x</a> and then RUN: ls":                                 false,
-		"<a>x</b>":                                                  false,
-		"say hello":                                                 false,
-		"<br> RUN: ls":                                              false,
+func TestTyped(t *testing.T) {
+	for text, want := range map[string]string{
+		"<session_context>\nThis is the CLI.\n</session_context>\n":          "",
+		"<system-reminder a=\"b\">RUN: x</system-reminder>":                  "",
+		"<current_datetime>2026-12-01T11:32</current_datetime>\n\nsay hello": "say hello",
+		"<a>x</a>\n<b>\ny\n</b> RUN: ls":                                     "RUN: ls",
+		"<a>x</b>":                                                           "<a>x</b>",
+		"  say hello ":                                                       "say hello",
+		"<br> RUN: ls":                                                       "<br> RUN: ls",
+		"say <b>hello</b>":                                                   "say <b>hello</b>",
 	} {
-		if got := Injected(text); got != want {
-			t.Errorf("Injected(%q) = %v", text, got)
+		if got := Typed(text); got != want {
+			t.Errorf("Typed(%q) = %q, want %q", text, got, want)
 		}
 	}
 }

@@ -25,7 +25,6 @@ type Server[R fmt.Stringer] struct {
 	// URL is the base URL, http://127.0.0.1:<port> with no path.
 	URL string
 
-	name  string
 	ln    net.Listener
 	http  *http.Server
 	done  chan struct{}
@@ -46,7 +45,7 @@ func Listen[R fmt.Stringer](name string, trace io.Writer) (*Server[R], error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &Server[R]{URL: "http://" + ln.Addr().String(), name: name, ln: ln,
+	return &Server[R]{URL: "http://" + ln.Addr().String(), ln: ln,
 		done: make(chan struct{}), quit: make(chan struct{}), trace: trace}, nil
 }
 
@@ -75,8 +74,8 @@ func (s *Server[R]) Close() error {
 	return err
 }
 
-// Name is the fake's name, as given to Listen.
-func (s *Server[R]) Name() string { return s.name }
+// BaseURL is URL (for Fake, which cannot name a field).
+func (s *Server[R]) BaseURL() string { return s.URL }
 
 // Record adds r to the request log.
 func (s *Server[R]) Record(r R) {
@@ -123,6 +122,15 @@ func (s *Server[R]) ReadBody(r *http.Request) ([]byte, error) {
 		s.mu.Unlock()
 	}
 	return body, nil
+}
+
+// Decode reads r's body with ReadBody and decodes its JSON into v.
+func (s *Server[R]) Decode(r *http.Request, v any) ([]byte, error) {
+	body, err := s.ReadBody(r)
+	if err != nil {
+		return nil, err
+	}
+	return body, json.Unmarshal(body, v)
 }
 
 // Sleep waits d and reports true, or false as soon as the client leaves
