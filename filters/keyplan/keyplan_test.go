@@ -135,16 +135,28 @@ func TestDecideAmbiguous(t *testing.T) {
 // keys (OpenCode asks a reason first); approve and the main thread's deny
 // stay.
 func TestDecideSubDeny(t *testing.T) {
-	km := provider.KeyMap{Approve: []string{"Enter"}, Deny: []string{"Escape"}, SubDeny: []string{"Escape", "Enter"}}
+	km := provider.KeyMap{Approve: []string{"Enter"}, Deny: []string{"Escape"}, SubDeny: []string{"Escape", "Enter"},
+		Screens: map[string]provider.ScreenKeys{"reason": {Deny: []string{"Enter"}}}}
 	s := st("waiting", "permission")
-	for _, tc := range []struct{ sub, action, want string }{
-		{"", "deny", "Escape"}, {"ses_c", "deny", "Escape, 30ms, Enter"}, {"ses_c", "approve", "Enter"},
+	reason := &panes.Result{Kind: panes.Wait, State: "reason", Attention: "permission"}
+	for _, tc := range []struct {
+		sub, action string
+		screen      *panes.Result
+		want        string
+	}{
+		{"", "deny", nil, "Escape"}, {"ses_c", "deny", nil, "Escape, 30ms, Enter"}, {"ses_c", "approve", nil, "Enter"},
+		// The reason dialog already up: its own keys, never Escape (which
+		// would go back to the dialog, where Enter approves).
+		{"ses_c", "deny", reason, "Enter"},
 	} {
 		s.Sub = tc.sub
-		p, err := Decide(Request{State: s, Action: tc.action}, km)
+		p, err := Decide(Request{State: s, Action: tc.action, Screen: tc.screen}, km)
 		if err != nil || Describe(p) != tc.want {
 			t.Errorf("%s (sub %q) = %q, %v; want %q", tc.action, tc.sub, Describe(p), err, tc.want)
 		}
+	}
+	if _, err := Decide(Request{State: s, Action: "approve", Screen: reason}, km); err == nil {
+		t.Error("approve from the reason dialog: typed")
 	}
 }
 

@@ -26,6 +26,9 @@ func (*Provider) Keys() provider.KeyMap {
 		Approve:         []string{"Enter"},
 		Deny:            []string{"Escape"},
 		SubDeny:         []string{"Escape", "Enter"},
+		// The reason dialog already up (Escape was pressed in the pane):
+		// Enter rejects; there is nothing to approve from it.
+		Screens: map[string]provider.ScreenKeys{"reject-reason": {Deny: []string{"Enter"}}},
 		FinishedPrelude: []string{},
 		DefuseLeading:   " ",
 		UnsafeReply:     unsafeReply,
