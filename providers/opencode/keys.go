@@ -23,12 +23,12 @@ import "github.com/agwatch/ag/providers/provider"
 //     shell mode even after spaces, and Enter would run it: refused.
 func (*Provider) Keys() provider.KeyMap {
 	return provider.KeyMap{
-		Approve:         []string{"Enter"},
-		Deny:            []string{"Escape"},
-		SubDeny:         []string{"Escape", "Enter"},
+		Approve: []string{"Enter"},
+		Deny:    []string{"Escape"},
+		SubDeny: []string{"Escape", "Enter"},
 		// The reason dialog already up (Escape was pressed in the pane):
 		// Enter rejects; there is nothing to approve from it.
-		Screens: map[string]provider.ScreenKeys{"reject-reason": {Deny: []string{"Enter"}}},
+		Screens:         map[string]provider.ScreenKeys{"reject-reason": {Deny: []string{"Enter"}}},
 		FinishedPrelude: []string{},
 		DefuseLeading:   " ",
 		UnsafeReply:     unsafeReply,
