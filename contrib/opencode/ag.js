@@ -138,12 +138,21 @@ function tracker(send, now = Date.now) {
           return;
         case "session.status": {
           const type = p.status && p.status.type;
-          if (status.get(session) === type) return;
+          const was = status.get(session);
           status.set(session, type);
+          // The idle after an error is the error's end, already told
+          // (failed, or idle after Escape): not a finished turn.
+          if (was === type || (type === "idle" && was === "error")) return;
           break;
         }
-        case "session.idle":
+        case "session.idle": {
+          const was = status.get(session);
           status.set(session, "idle");
+          if (was === "error" || was === "idle") return;
+          break;
+        }
+        case "session.error":
+          status.set(session, "error");
           break;
       }
       line(session, ev.type, clamp(p));

@@ -68,6 +68,15 @@ func TestOpenCode(t *testing.T) {
 			w.Pane, w.PID, w.Prompt, w.Cwd, pane.ID, pane.PID, h.Project)
 	}
 
+	t.Log("-- the API refuses: working → failed, with what OpenCode was told")
+	pane.Type("FAIL: quota gone")
+	f := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusFailed)[1]
+	if !strings.Contains(f.Text, "quota gone") {
+		t.Errorf("failed state: text %q reason %q, want the API's message", f.Text, f.Reason)
+	}
+	// The idle OpenCode says after the error is no finished turn: the
+	// next Expect (from failed straight to working) fails on a "done".
+
 	t.Log("-- meters from opencode.db: model, tokens, context against the declared window")
 	m := pl.Out.Await(t, "with meters", 30*time.Second, func(e *event.Event) bool {
 		return e.Kind == event.State && e.Session == s.ID && e.Model != "" && e.Tokens != nil && e.Context != nil && e.Context.LeftPct != nil

@@ -57,6 +57,12 @@ func TestPi(t *testing.T) {
 		t.Errorf("working state: pane %q pid %d prompt %q transcript %q", w.Pane, w.PID, w.Prompt, w.Transcript)
 	}
 
+	t.Log("-- the API refuses: working → failed")
+	pane.Type("FAIL: quota gone")
+	if f := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusFailed)[1]; !strings.Contains(f.Text, "quota gone") {
+		t.Errorf("failed state: text %q reason %q, want the API's message", f.Text, f.Reason)
+	}
+
 	t.Log("-- a tool runs at once: working (bash) → done, never waiting")
 	pane.Type("RUN: echo marker > marker.txt")
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)

@@ -32,14 +32,14 @@ test("a session's turn, a permission asked and rejected, a sub-agent's prompt", 
   const C = "ses_child1";
   await h.event(ev("session.created", { sessionID: C, info: { id: C, parentID: S, directory: "/w/proj" } }));
   await h.event(ev("permission.asked", { id: "per_2", sessionID: C, permission: "bash", patterns: ["rm x"], metadata: { command: "rm x" }, tool: { callID: "call_9" } }));
-  const got = (await waitSpool((s) => s.length - start >= 9)).slice(start);
+  const got = (await waitSpool((s) => s.length - start >= 8)).slice(start);
   const seq = got.map((e) => [e.kind, e.session, e.sub || "", e.tool || "", e.reason || ""].join(" "));
   assert.deepEqual(seq, [
     "session.start ses_main1   ", "turn.start ses_main1   ", "tool.start ses_main1  bash ", "wait ses_main1  bash ",
-    "wait.end ses_main1   denied", "turn.end ses_main1   ", "turn.end ses_main1   ",
+    "wait.end ses_main1   denied", "turn.end ses_main1   ",
     "session.start ses_main1 ses_child1  ", "wait ses_main1 ses_child1 bash ",
   ], "events in OpenCode's order");
-  assert.equal(got.length, 9, "the repeated busy and the streamed part sent nothing");
+  assert.equal(got.length, 8, "the repeated busy, the idle after idle and the streamed part sent nothing");
   assert.equal(got[1].text, "please RUN: echo marker > marker.txt");
   assert.equal(got[1].model, "fake/fake-model");
   assert.equal(got[3].text, "echo marker > marker.txt");
@@ -47,6 +47,23 @@ test("a session's turn, a permission asked and rejected, a sub-agent's prompt", 
   const raw = readFileSync(process.env.AG_DIR + "/spool.ndjson", "utf8");
   assert.ok(!raw.includes("s3cr3t"), "nothing from the environment is written");
   assert.ok(raw.length < 20000, "long values were cut");
+});
+
+test("an error ends the turn failed; the idle after it is no finished turn", async () => {
+  const { AgPlugin } = await load(file);
+  const h = await AgPlugin();
+  const start = spool().length;
+  const S = "ses_err1";
+  await h["chat.message"]({ sessionID: S, messageID: "m" }, { parts: [{ type: "text", text: "FAIL: quota" }] });
+  await h.event(ev("session.error", { sessionID: S, error: { name: "APIError", data: { message: "FAKE-FAIL: quota" } } }));
+  await h.event(ev("session.status", { sessionID: S, status: { type: "idle" } }));
+  await h.event(ev("session.idle", { sessionID: S }));
+  await h["chat.message"]({ sessionID: S, messageID: "m2" }, { parts: [{ type: "text", text: "again" }] });
+  await h.event(ev("session.idle", { sessionID: S }));
+  const got = (await waitSpool((s) => s.length - start >= 4)).slice(start);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(spool().slice(start).map((e) => e.kind + " " + (e.reason || "")), ["turn.start ", "turn.fail APIError", "turn.start ", "turn.end "]);
+  assert.equal(got[1].text, "FAKE-FAIL: quota");
 });
 
 test("a hook never throws and never waits, whatever it is given", async () => {
