@@ -20,6 +20,8 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
+require golang.org/x/text v0.20.0
+
 require (
 	github.com/ebitengine/purego v0.11.2 // indirect
 	github.com/fsnotify/fsnotify v1.10.1

@@ -18,6 +18,7 @@ import (
 
 // glanceOptions are --snapshot's one-line form; options embeds them.
 type glanceOptions struct {
+	Table  bool   `long:"table" description:"with --snapshot: a table for people, most urgent first, fitted to the terminal"`
 	Format string `long:"format" value-name:"TEMPLATE" unquote:"false" description:"with --snapshot: print one line for all sessions from a Go template: .Summary (\"⏳2 ✓1\"), .Waiting .Failed .Working .Done .Idle .Total (counts of live sessions), .Sessions (the states), .Hosts (states of more than one host: .Summary is then per host); nothing at all when the line is empty"`
 }
 

@@ -173,9 +173,17 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)
 	}
-	if f.opts.Format != "" && !f.opts.Snapshot {
-		f.prog.Errorf("--format goes with --snapshot (see ag-fold --help)")
-		return cli.ExitError
+	for _, o := range []struct {
+		name string
+		set  bool
+	}{{"--format", f.opts.Format != ""}, {"--table", f.opts.Table}} {
+		if o.set && !f.opts.Snapshot {
+			f.prog.Errorf("%s goes with --snapshot (see ag-fold --help)", o.name)
+			return cli.ExitError
+		}
+	}
+	if f.opts.Table {
+		return f.table(ctx, stdin)
 	}
 	if f.opts.Snapshot && (f.opts.Format != "" || f.opts.Push) {
 		return f.glance(ctx, stdin, f.opts.glanceOptions, f.opts.tmuxOptions)

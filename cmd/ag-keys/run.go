@@ -69,7 +69,9 @@ Signed actions, for actions that crossed a network:
 Commands:
   focus           select --pane's window and pane (with --client, switch that
                   client to it); with --next-waiting, the next pane after
-                  --pane whose session waits, cycling; exit 1 when none waits
+                  --pane whose session waits, cycling; exit 1 when none waits;
+                  with --choose, a tmux menu of every agent session, most
+                  urgent first: picking one focuses its pane
   resume          type the agent's resume command into --pane, which must be
                   at a POSIX shell (the session comes from the state file, or
                   --agent/--session)

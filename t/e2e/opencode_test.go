@@ -129,7 +129,7 @@ func TestOpenCode(t *testing.T) {
 
 	t.Log("-- a sub-agent's command, denied with ag-keys (Escape, then Enter for no reason)")
 	time.Sleep(2 * time.Second) // the composer takes keys again a moment after a rejection
-	pane.Type("TASK: echo sub > sub.txt")
+	pane.Type(`CALL: task {"description":"sub job","prompt":"RUN: echo sub > sub.txt","subagent_type":"general"}`)
 	wt = s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
 	if wt.Sub == "" || wt.Sub == s.ID || wt.Tool != "bash" || wt.Text != "echo sub > sub.txt" {
 		t.Errorf("the sub-agent's wait: sub %q tool %q text %q; want the sub-agent's session, bash, the command", wt.Sub, wt.Tool, wt.Text)

@@ -31,7 +31,6 @@ package anthropic
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -76,26 +75,13 @@ func (r Request) String() string {
 	return r.Line(serve.Field("msgs", r.Messages), oneM, usage)
 }
 
-// Options tune a Server; the zero value is fine.
-type Options struct {
-	// Trace, when set, receives every request body (one line per request),
-	// to see what a new CLI version sends.
-	Trace io.Writer
-	// InputTokens is the prompt every reply reports, uncached, cache read
-	// and cache write together (0: estimated from the body at ~4 bytes a
-	// token).
-	InputTokens int64
-}
+// Options tune a Server: Trace, InputTokens (the prompt's tokens every
+// reply reports); the zero value is fine.
+type Options = serve.Options
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
-	base, err := serve.Listen[Request]("fake anthropic", opts.Trace)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{Server: base, opts: opts}
-	base.Serve(s)
-	return s, nil
+	return serve.Start("fake anthropic", opts.Trace, func(b *serve.Server[Request]) *Server { return &Server{Server: b, opts: opts} })
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -10,9 +10,8 @@
 //	                  tools: bash, ...) with {command, description}; once
 //	                  the tool result comes back, "FAKE-DONE: tool result
 //	                  received"
-//	TASK: <command>   call the request's task tool (OpenCode's
-//	                  sub-agents) with the prompt "RUN: <command>", so a
-//	                  sub-agent asks to run it
+//	CALL: <tool> <json> call the offered tool with those arguments (a
+//	                  question, a sub-agent, a plan)
 //	FAIL: <message>   answer 400 with the message
 //	SLOW:<duration>   hold the reply that long after its first chunk
 //	anything else     a text reply "FAKE-REPLY: ..."
@@ -69,13 +68,7 @@ type Options struct {
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
-	base, err := serve.Listen[Request]("fake chat", opts.Trace)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{Server: base, opts: opts}
-	base.Serve(s)
-	return s, nil
+	return serve.Start("fake chat", opts.Trace, func(b *serve.Server[Request]) *Server { return &Server{Server: b, opts: opts} })
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -106,8 +99,8 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, rec *Reques
 	}
 	rec.Model, rec.Stream, rec.Tools, rec.Messages = req.Model, req.Stream, len(req.Tools), len(req.Messages)
 	rec.Usage = req.StreamOptions != nil && req.StreamOptions.IncludeUsage
-	sc, tool := plan(&req)
-	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(tool.Name)
+	sc, call := plan(&req)
+	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(call)
 	if sc.Fail != "" {
 		rec.Status = http.StatusBadRequest // not retried: the turn fails at once
 		apiError(w, rec.Status, "FAKE-FAIL: "+sc.Fail)
@@ -118,13 +111,9 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, rec *Reques
 		Created: time.Now().Unix(), Model: req.Model, SystemFingerprint: "fp_fake"}
 	msg := message{Role: "assistant"}
 	finish := "stop"
-	if sc.Command != "" {
-		args := serve.JSON(tool.ShellArgs(sc.Command))
-		if tool.Name == "task" {
-			args = serve.JSON(map[string]any{"description": "sub job", "prompt": sc.Command, "subagent_type": "general"})
-		}
+	if call != nil {
 		msg.ToolCalls = []toolCall{{ID: fmt.Sprintf("call_fake%06d", n), Type: "function",
-			Function: function{Name: tool.Name, Arguments: args}}}
+			Function: function{Name: call.Name, Arguments: serve.JSON(call.Args)}}}
 		finish = "tool_calls"
 	} else {
 		msg.Content = &sc.Text

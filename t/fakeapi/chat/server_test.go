@@ -169,32 +169,30 @@ func TestToolCallThenResult(t *testing.T) {
 	}
 }
 
+func TestCall(t *testing.T) {
+	s := start(t, Options{})
+	tools := `[{"type":"function","function":{"name":"question","parameters":{"type":"object","properties":{"questions":{"type":"array"}},"required":["questions"]}}}]`
+	r := assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(tools,
+		user(`CALL: question {"questions":[{"question":"Which colour?","options":[{"label":"Blue"},{"label":"Green"}]}]}`))))
+	if len(r.calls) != 1 || r.calls[0].Function.Name != "question" || r.finish != "tool_calls" ||
+		r.calls[0].Function.Arguments != `{"questions":[{"options":[{"label":"Blue"},{"label":"Green"}],"question":"Which colour?"}]}` {
+		t.Errorf("got %+v", r)
+	}
+	r = assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(tools, user(`CALL: task {"prompt":"x"}`))))
+	if len(r.calls) != 0 || r.text != "FAKE-REPLY: no tool task offered" {
+		t.Errorf("a tool not offered: %+v", r)
+	}
+	if log := s.Log(); !strings.Contains(log, `reply=call:question {"questions":`) {
+		t.Errorf("log:\n%s", log)
+	}
+}
+
 func TestNoShellTool(t *testing.T) {
 	s := start(t, Options{})
 	tools := `[{"type":"function","function":{"name":"read","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}}]`
 	r := assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(tools, user("RUN: ls"))))
 	if len(r.calls) != 0 || r.text != "FAKE-REPLY: no shell tool offered" {
 		t.Errorf("got %+v", r)
-	}
-}
-
-// TestTask: TASK: <command> calls the client's task tool, whose sub-agent
-// gets "RUN: <command>"; without a task tool it is a plain RUN-less reply.
-func TestTask(t *testing.T) {
-	s := start(t, Options{})
-	tools := `[{"type":"function","function":{"name":"task","parameters":{"type":"object","properties":{"description":{"type":"string"},"prompt":{"type":"string"},"subagent_type":{"type":"string"}}}}}]`
-	r := assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(tools, user("TASK: echo sub > sub.txt"))))
-	if len(r.calls) != 1 || r.calls[0].Function.Name != "task" || r.finish != "tool_calls" {
-		t.Fatalf("got %+v", r)
-	}
-	var args map[string]string
-	json.Unmarshal([]byte(r.calls[0].Function.Arguments), &args)
-	if args["prompt"] != "RUN: echo sub > sub.txt" || args["subagent_type"] != "general" || args["description"] == "" {
-		t.Errorf("task arguments %v", args)
-	}
-	r = assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(piTools, user("TASK: ls"))))
-	if len(r.calls) != 0 {
-		t.Errorf("no task tool offered: %+v", r)
 	}
 }
 
@@ -307,11 +305,11 @@ func FuzzPlan(f *testing.F) {
 		if json.Unmarshal([]byte(body), &req) != nil {
 			return
 		}
-		sc, tool := plan(&req)
-		if sc.Command == "" && sc.Text == "" && sc.Fail == "" {
+		sc, call := plan(&req)
+		if call == nil && sc.Text == "" && sc.Fail == "" {
 			t.Errorf("no reply for %q", body)
 		}
-		if sc.Command != "" && tool.Name == "" {
+		if call != nil && call.Name == "" {
 			t.Errorf("a call of no tool for %q", body)
 		}
 	})

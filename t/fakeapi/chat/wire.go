@@ -2,7 +2,6 @@ package chat
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
@@ -99,60 +98,34 @@ func usageOf(u serve.Usage) *usage {
 // plan decides the reply from the request's newest messages: a tool
 // result after the last user message gets the final text; a request
 // without tools (a title) gets text or an object for its json_schema; a
-// user prompt gets what its markers ask (serve.Plan), a RUN: becoming a
-// call of the request's shell tool when it offers one.
-func plan(req *request) (serve.Script, serve.Tool) {
+// user prompt gets what its markers ask (serve.Plan), with the call it
+// makes among the tools offered.
+func plan(req *request) (serve.Script, *serve.ToolCall) {
 	if len(req.Tools) == 0 {
 		if f := req.ResponseFormat; f != nil && f.Type == "json_schema" {
-			return serve.Script{Text: serve.FillJSON(f.JSONSchema.Schema)}, serve.Tool{}
+			return serve.Script{Text: serve.FillJSON(f.JSONSchema.Schema)}, nil
 		}
-		return serve.Script{Text: "Fake title"}, serve.Tool{}
+		return serve.Script{Text: "Fake title"}, nil
 	}
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
 		switch m.Role {
 		case "tool", "function":
-			return serve.Script{Text: serve.ToolDone}, serve.Tool{}
+			return serve.Script{Text: serve.ToolDone}, nil
 		case "user":
 			text := userText(m.Content)
 			if text == "" {
 				continue
 			}
-			sc := serve.Plan(text)
 			tools := make([]serve.Tool, len(req.Tools))
 			for i, t := range req.Tools {
 				tools[i] = serve.Tool{Name: t.Function.Name, Params: t.Function.Parameters}
 			}
-			if cmd := task(text); cmd != "" {
-				// TASK: <command> hands "RUN: <command>" to a sub-agent
-				// through the client's task tool (OpenCode's).
-				for _, t := range tools {
-					if t.Name == "task" {
-						return serve.Script{Prompt: text, Command: "RUN: " + cmd, Delay: sc.Delay}, t
-					}
-				}
-			}
-			if sc.Command == "" {
-				return sc, serve.Tool{}
-			}
-			tool, ok := serve.ShellTool(tools)
-			if !ok {
-				sc.Command, sc.Text = "", "FAKE-REPLY: no shell tool offered"
-			}
-			return sc, tool
+			sc := serve.Plan(text)
+			return sc, sc.Call(tools)
 		}
 	}
-	return serve.Script{Text: "FAKE-REPLY: nothing to answer"}, serve.Tool{}
-}
-
-// taskRe is the TASK: marker: a sub-agent runs the command.
-var taskRe = regexp.MustCompile(`(?m)\bTASK:[ \t]*(\S[^\r\n]*)`)
-
-func task(text string) string {
-	if m := taskRe.FindStringSubmatch(text); m != nil {
-		return strings.TrimSpace(m[1])
-	}
-	return ""
+	return serve.Script{Text: "FAKE-REPLY: nothing to answer"}, nil
 }
 
 // userText is what was typed in a user message: its string, or its text

@@ -9,6 +9,8 @@
 //	                  function declarations: run_shell_command) with
 //	                  {command, description}; once the function response
 //	                  comes back, "FAKE-DONE: tool result received"
+//	CALL: <fn> <json> call the offered function with those arguments
+//	                  (ask_user, invoke_agent, ...)
 //	FAIL: <message>   answer 400 INVALID_ARGUMENT with the message
 //	SLOW:<duration>   hold the reply that long after its first chunk
 //	anything else     a text reply "FAKE-REPLY: ..."
@@ -22,7 +24,6 @@ package gemini
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -50,25 +51,13 @@ func (r Request) String() string {
 	return r.Line(serve.Field("rpc", r.RPC), serve.Field("json", r.JSON), serve.Field("contents", r.Contents), r.Tokens.Field())
 }
 
-// Options tune a Server; the zero value is fine.
-type Options struct {
-	// Trace, when set, receives every request body, one line each.
-	Trace io.Writer
-	// InputTokens is the promptTokenCount every reply reports (0:
-	// estimated from the body at ~4 bytes a token), to drive a context
-	// meter.
-	InputTokens int64
-}
+// Options tune a Server: Trace, InputTokens (the prompt's tokens every
+// reply reports); the zero value is fine.
+type Options = serve.Options
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
-	base, err := serve.Listen[Request]("fake gemini", opts.Trace)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{Server: base, opts: opts}
-	base.Serve(s)
-	return s, nil
+	return serve.Start("fake gemini", opts.Trace, func(b *serve.Server[Request]) *Server { return &Server{Server: b, opts: opts} })
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -115,9 +104,9 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request, rec *Request) 
 	}
 	tools := req.declarations()
 	rec.Tools, rec.Contents = len(tools), len(req.Contents)
-	sc, tool, isJSON := plan(&req, tools)
+	sc, call, isJSON := plan(&req, tools)
 	rec.JSON = isJSON
-	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(tool.Name)
+	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(call)
 	if isJSON {
 		rec.Reply = "json"
 	}
@@ -128,9 +117,12 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request, rec *Request) 
 	}
 	n := s.Next()
 	var parts []part
-	if sc.Command != "" {
-		parts = []part{{Text: "I will run the command."},
-			{FunctionCall: &functionCall{Name: tool.Name, Args: tool.ShellArgs(sc.Command)}}}
+	if call != nil {
+		lead := "I will call " + call.Name + "."
+		if sc.Command != "" {
+			lead = "I will run the command."
+		}
+		parts = []part{{Text: lead}, {FunctionCall: &functionCall{Name: call.Name, Args: call.Args}}}
 	} else {
 		parts = []part{{Text: sc.Text}}
 	}

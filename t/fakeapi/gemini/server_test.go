@@ -145,6 +145,14 @@ func TestShellCallThenResponse(t *testing.T) {
 	}
 }
 
+func TestCall(t *testing.T) {
+	s := start(t, Options{})
+	r := assemble(t, post(t, s.URL+mainPath, turn(first(`CALL: read_file {\"file_path\":\"a.txt\"}`))))
+	if r.text != "I will call read_file." || len(r.calls) != 1 || r.calls[0].Name != "read_file" || r.calls[0].Args["file_path"] != "a.txt" {
+		t.Errorf("got %+v", r)
+	}
+}
+
 func TestJSONMode(t *testing.T) {
 	s := start(t, Options{})
 	for _, tc := range []struct{ name, config, want string }{
@@ -258,11 +266,11 @@ func FuzzPlan(f *testing.F) {
 		if json.Unmarshal([]byte(body), &req) != nil {
 			return
 		}
-		sc, tool, isJSON := plan(&req, req.declarations())
-		if sc.Command == "" && sc.Text == "" && sc.Fail == "" {
+		sc, call, isJSON := plan(&req, req.declarations())
+		if call == nil && sc.Text == "" && sc.Fail == "" {
 			t.Errorf("no reply for %q", body)
 		}
-		if sc.Command != "" && (tool.Name == "" || isJSON) {
+		if call != nil && (call.Name == "" || isJSON) {
 			t.Errorf("a call of no tool for %q", body)
 		}
 		if isJSON && !json.Valid([]byte(sc.Text)) {

@@ -22,7 +22,6 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
@@ -45,25 +44,13 @@ type Request struct {
 
 func (r Request) String() string { return r.Line(serve.Field("items", r.Items)) }
 
-// Options tune a Server; the zero value is fine.
-type Options struct {
-	// Trace, when set, receives every request body, one line each.
-	Trace io.Writer
-	// InputTokens is the input_tokens every reply reports (0: estimated
-	// from the body at ~4 bytes a token), so a test can drive the context
-	// meter Codex computes from usage.
-	InputTokens int64
-}
+// Options tune a Server: Trace, InputTokens (the prompt's tokens every
+// reply reports); the zero value is fine.
+type Options = serve.Options
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
-	base, err := serve.Listen[Request]("fake openai", opts.Trace)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{Server: base, opts: opts}
-	base.Serve(s)
-	return s, nil
+	return serve.Start("fake openai", opts.Trace, func(b *serve.Server[Request]) *Server { return &Server{Server: b, opts: opts} })
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
