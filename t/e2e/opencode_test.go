@@ -206,6 +206,7 @@ func TestOpenCode(t *testing.T) {
 	}
 
 	t.Log("-- /exit: every session the server hosted is gone")
+	time.Sleep(2 * time.Second) // the composer takes keys again a moment after a rejection
 	pane.Type("/exit")
 	h.WaitState(60*time.Second, func(states []event.Event) bool {
 		n := 0
