@@ -212,3 +212,17 @@ func detectAgent(t *testing.T, h *Harness, tm *Tmux, pane *Pane, agent string) e
 	t.Errorf("ag-detect --all: no proc.up for pane %s:\n%s", pane.ID, out)
 	return event.Event{}
 }
+
+// panesOf is the name of the screen state `ag-detect --panes` reads in
+// pane ("" when it reports none).
+func panesOf(t *testing.T, h *Harness, pane *Pane) string {
+	t.Helper()
+	out := h.Run(30*time.Second, Bin(t, "ag-detect"), "-S", pane.tm.Socket, "--all", "--panes")
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e event.Event
+		if event.Decode([]byte(line), &e) == nil && e.Pane == pane.ID && e.Kind == event.Wait {
+			return e.Attention
+		}
+	}
+	return ""
+}

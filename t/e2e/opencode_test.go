@@ -101,7 +101,7 @@ func TestOpenCode(t *testing.T) {
 		t.Errorf("the one wait's notification offers no Approve/Deny: %q", note.Actions)
 	}
 	latency := []time.Duration{note.Time().Sub(wt.T.Time)}
-	time.Sleep(time.Second) // OpenCode's dialog takes keys once drawn
+	time.Sleep(2 * time.Second) // OpenCode's dialog takes keys a moment after it is drawn (more on a loaded machine)
 	if out, code := keys("approve"); code != 0 {
 		t.Fatalf("ag-keys approve: %d %s", code, out)
 	}
@@ -118,7 +118,7 @@ func TestOpenCode(t *testing.T) {
 	if note, _, ok := nd.FindCall(from, 15*time.Second, func(c Call) bool { return c.Call == "Notify" && strings.Contains(c.Body, "echo denied") }); ok {
 		latency = append(latency, note.Time().Sub(wt.T.Time))
 	}
-	time.Sleep(time.Second)
+	time.Sleep(2 * time.Second)
 	if out, code := keys("deny"); code != 0 {
 		t.Fatalf("ag-keys deny: %d %s", code, out)
 	}
@@ -135,7 +135,7 @@ func TestOpenCode(t *testing.T) {
 		t.Errorf("the sub-agent's wait: sub %q tool %q text %q; want the sub-agent's session, bash, the command", wt.Sub, wt.Tool, wt.Text)
 	}
 	pane.WaitText(10*time.Second, OpenCodePermission)
-	time.Sleep(time.Second)
+	time.Sleep(2 * time.Second)
 	if out, code := keys("deny"); code != 0 {
 		t.Fatalf("ag-keys deny (sub-agent): %d %s", code, out)
 	}
@@ -147,7 +147,25 @@ func TestOpenCode(t *testing.T) {
 		t.Errorf("the reason dialog is still up:\n%s", lastLines(pane.Capture(), 12))
 	}
 
+	t.Log("-- the question tool: waiting(question) → Escape dismisses it → the turn ends")
+	time.Sleep(2 * time.Second)
+	pane.Type(`CALL: question {"questions":[{"question":"Which file first?","header":"File","options":[{"label":"a.go","description":"the first"},{"label":"b.go","description":"the second"}]}]}`)
+	q := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
+	if q.Attention != event.AttnQuestion || q.Text != "Which file first?" {
+		t.Errorf("question wait: attention %q text %q", q.Attention, q.Text)
+	}
+	if r := panesOf(t, h, pane); r != "question" {
+		t.Errorf("the pane rules read the picker as %q", r)
+	}
+	if out, code := keys("approve"); code != 1 {
+		t.Errorf("ag-keys approve on a question: exit %d %s", code, out)
+	}
+	time.Sleep(2 * time.Second)
+	pane.Keys("Escape")
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
+
 	t.Log("-- two sessions of one server waiting: ambiguous, no buttons, ag-keys refuses")
+	time.Sleep(2 * time.Second)
 	oc := OpenCodeAPI{URL: "http://127.0.0.1:" + strconv.Itoa(port)}
 	bg := oc.NewSession(t)
 	s2 := pl.Out.Session(opencode.ID, bg)
@@ -188,7 +206,7 @@ func TestOpenCode(t *testing.T) {
 	if out, code := keys("approve"); code != 1 || !strings.Contains(out, "waiting too") {
 		t.Errorf("ag-keys approve on an ambiguous wait: exit %d %s", code, out)
 	}
-	time.Sleep(time.Second)
+	time.Sleep(2 * time.Second)
 	pane.Keys("Escape") // the pane's own dialog: the TUI session's
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
 	h.WaitState(10*time.Second, func(states []event.Event) bool {
