@@ -22,8 +22,8 @@ var _ provider.PaneDetector = (*Provider)(nil)
 //	               OpenCode what to do differently", "enter confirm  esc
 //	               cancel" (Enter rejects with no reason)
 //	question       the question picker's footer, "esc dismiss" with
-//	               "enter <verb>" (ccmux's captures of 1.18.15/19; the
-//	               question tool did not run here)
+//	               "enter <verb>" (ccmux's rule for 1.18.15/19; it reads
+//	               1.18.33's picker in make e2e)
 //	working        "⬝⬝⬝⬝⬝⬝⬝⬝  esc interrupt" on the status line
 //	idle           the status line's "ctrl+p commands" without "esc
 //	               interrupt"
