@@ -99,6 +99,9 @@ func (s *Store) read(emit func(*event.Event)) (int, error) {
 	defer cancel()
 	rows, err := s.db.QueryContext(ctx, stepQuery, s.last, batch)
 	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return 0, nil // OpenCode is creating the database: not ready yet
+		}
 		return 0, fmt.Errorf("%s: %w", s.path, err)
 	}
 	defer rows.Close()

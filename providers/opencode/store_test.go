@@ -125,8 +125,16 @@ func TestStore(t *testing.T) {
 	}
 }
 
-// TestStoreMissing: a database that is not there yet is no error.
+// TestStoreMissing: a database that is not there yet, or that OpenCode
+// has created but not filled with its tables yet, is no error.
 func TestStoreMissing(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "opencode.db")
+	db, _ := sql.Open("sqlite", "file:"+empty+"?_pragma=journal_mode(wal)")
+	db.Exec("CREATE TABLE migration (id text)")
+	defer db.Close()
+	if got := readAll(t, &Store{path: empty}); len(got) != 0 {
+		t.Errorf("a database without OpenCode's tables: %d events", len(got))
+	}
 	s := &Store{path: filepath.Join(t.TempDir(), "none.db")}
 	if got := readAll(t, s); len(got) != 0 {
 		t.Errorf("%d events", len(got))

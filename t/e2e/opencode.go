@@ -102,7 +102,7 @@ func (h *Harness) StartOpenCode(tm *Tmux, name, bin string, port int) *Pane {
 		argv = append(argv, "--port", strconv.Itoa(port))
 	}
 	p := tm.NewPane(name, h.Project, nil, argv...)
-	p.WaitText(120*time.Second, OpenCodeReady)
+	p.WaitText(4*time.Minute, OpenCodeReady) // its first start migrates a new database: slow when the machine is busy
 	return p
 }
 
