@@ -39,7 +39,8 @@ status does not change it, and at the same moment a hook outranks the
 transcript. Sub-agent events never end the session's wait or turn, but a
 sub-agent's prompt is the session's wait. A compaction typed at the prompt
 (/compact) ends idle. When an agent whose process runs one session at a
-time speaks for a new session, the one it ran before is gone. The pane
+time speaks for a new session, or takes a prompt in a session it left,
+the one it ran meanwhile is gone. The pane
 may raise a session to waiting and relabel a hook's permission wait as a
 question or plan; it ends a wait when it shows the agent at work after the
 prompt (answered), and lowers a hook's wait to idle only when it shows the
@@ -48,7 +49,10 @@ lowers a working session with nothing in flight to idle when nothing else
 is heard for 5 s (Escape before Claude's first output writes nothing). A
 transcript tool.end newer than a wait ends it (Codex approvals resolve
 with no hook). Interrupt returns to idle; turn.end with pending background
-agents stays working.
+agents stays working. A transcript's failure or interrupt a moment before a
+hook's end of the turn says how that turn ended, and for an agent whose
+hooks alone say when its turns end (Gemini CLI) a transcript's turn.end is
+no news once its hooks were heard.
 A session that never learnt its process (no pane, no pid: Codex's shared
 background server runs hooks with no terminal) takes the pane of the one
 pane-only sighting (ag-detect) of its agent in its directory, when exactly
@@ -168,7 +172,8 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone,
-		OneSession: providers.OneSessionPerProcess, ManySessions: providers.ManySessionsPerProcess, Self: hostname.Of(f.env)})
+		OneSession: providers.OneSessionPerProcess, ManySessions: providers.ManySessionsPerProcess,
+		HookEnds: providers.HookEndsTurns, Self: hostname.Of(f.env)})
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)

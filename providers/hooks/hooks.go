@@ -8,8 +8,10 @@ package hooks
 
 import (
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/antigravity/agyhook"
 	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/codex/codexhook"
+	"github.com/agwatch/ag/providers/gemini/geminihook"
 	"github.com/agwatch/ag/providers/omp/omphook"
 	"github.com/agwatch/ag/providers/opencode/opencodehook"
 	"github.com/agwatch/ag/providers/pi/pihook"
@@ -44,6 +46,8 @@ func All() []Mapper {
 	return []Mapper{
 		claudehook.Mapper{},
 		codexhook.Mapper{},
+		geminihook.Mapper{},
+		agyhook.Mapper{},
 		opencodehook.Mapper{},
 		omphook.Mapper{},
 		pihook.Mapper{},

@@ -39,3 +39,12 @@ type ManySessions interface {
 	Provider
 	ManySessionsPerProcess() bool
 }
+
+// HookEnds is an agent whose hooks report the end of every turn while its
+// transcript can only guess it (Gemini CLI records an answer before the
+// tool calls that answer makes): in a session its hooks were heard from,
+// ag-fold takes the turn's end from the hook alone.
+type HookEnds interface {
+	Provider
+	HookEndsTurns() bool
+}
