@@ -8,9 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"testing"
-	"time"
 )
 
 // TestPluginEventCost: what one reported event costs the agent, on the
@@ -57,18 +55,17 @@ func TestPluginEventCost(t *testing.T) {
 			t.Fatalf("%s %s: %v\n%s", run.runtime, run.kind, err, out)
 		}
 		var r struct {
-			Runtime                  string
-			Ignored, Spawning, Burst float64
-			Written                  int
+			Runtime  string  `json:"runtime"`
+			Ignored  float64 `json:"ignored_us"`
+			Spawning float64 `json:"spawning_us"`
+			Burst    float64 `json:"burst_us"`
+			Written  int     `json:"written"`
 		}
-		var raw map[string]any
-		json.Unmarshal(out, &raw)
-		r.Runtime, _ = raw["runtime"].(string)
-		r.Ignored, _ = raw["ignored_us"].(float64)
-		r.Spawning, _ = raw["spawning_us"].(float64)
-		r.Burst, _ = raw["burst_us"].(float64)
-		if w, _ := raw["written"].(float64); w != 500 {
-			t.Errorf("%s %s: the burst wrote %v lines, want 500", run.runtime, run.kind, raw["written"])
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatalf("%s %s: %v: %q", run.runtime, run.kind, err, out)
+		}
+		if r.Written != 500 {
+			t.Errorf("%s %s: the burst wrote %d lines, want 500", run.runtime, run.kind, r.Written)
 		}
 		t.Logf("%s plugin under %s: an event it does not read %.2f µs; an event that starts ag-hook %.0f µs (median of 40); in a burst of 500 %.1f µs an event (load average %s)",
 			run.kind, r.Runtime, r.Ignored, r.Spawning, r.Burst, loadavg())
@@ -96,23 +93,7 @@ func TestPluginHookSpeed(t *testing.T) {
 			Env:  []string{"AG_DIR=" + filepath.Join(dir, tc.agent), "TMUX_PANE=%1", "HOME=" + dir, "PATH=" + os.Getenv("PATH")},
 			Runs: [][]string{{installed, tc.agent}, {goFloor, filepath.Join(dir, tc.agent+"-floor.ndjson")}, {"/bin/true"}},
 		}
-		js, _ := json.Marshal(spec)
-		c := exec.Command(agent, runner)
-		c.Stdin = bytesReader(js)
-		out, err := c.Output()
-		if err != nil {
-			t.Fatalf("%s: %v", tc.agent, err)
-		}
-		var res hookRunResult
-		if err := json.Unmarshal(out, &res); err != nil {
-			t.Fatalf("runner: %v: %q", err, out)
-		}
-		stats := make([]Stats, len(spec.Runs))
-		for j, ds := range res.Times {
-			ds = ds[warm:]
-			sortDurations(ds)
-			stats[j] = Stats{N: n, Median: ds[n/2], Min: ds[0], Max: ds[n-1]}
-		}
+		_, stats := runHooks(t, agent, runner, spec, warm)
 		b, _ := os.ReadFile(filepath.Join(dir, tc.agent, "spool.ndjson"))
 		if got := countLines(b); got != warm+n {
 			t.Errorf("%s: spool has %d lines after %d runs", tc.agent, got, warm+n)
@@ -120,9 +101,5 @@ func TestPluginHookSpeed(t *testing.T) {
 		t.Logf("ag-hook %s, one plugin line to the spool: %s; Go floor %s; /bin/true %s (load average %s)", tc.agent, stats[0], stats[1], stats[2], loadavg())
 	}
 }
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
-
-func sortDurations(ds []time.Duration) { slices.Sort(ds) }
 
 func countLines(b []byte) int { return bytes.Count(b, []byte("\n")) }
