@@ -213,16 +213,24 @@ func detectAgent(t *testing.T, h *Harness, tm *Tmux, pane *Pane, agent string) e
 	return event.Event{}
 }
 
-// panesOf is the name of the screen state `ag-detect --panes` reads in
-// pane ("" when it reports none).
+// panesOf is the attention of the wait `ag-detect --panes` reads in pane,
+// polled for up to 10 s while the TUI draws ("" when it reports none;
+// the screen is logged then).
 func panesOf(t *testing.T, h *Harness, pane *Pane) string {
 	t.Helper()
-	out := h.Run(30*time.Second, Bin(t, "ag-detect"), "-S", pane.tm.Socket, "--all", "--panes")
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var e event.Event
-		if event.Decode([]byte(line), &e) == nil && e.Pane == pane.ID && e.Kind == event.Wait {
-			return e.Attention
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out := h.Run(30*time.Second, Bin(t, "ag-detect"), "-S", pane.tm.Socket, "--all", "--panes")
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var e event.Event
+			if event.Decode([]byte(line), &e) == nil && e.Pane == pane.ID && e.Kind == event.Wait {
+				return e.Attention
+			}
 		}
+		if time.Now().After(deadline) {
+			t.Logf("ag-detect --panes saw no wait in pane %s:\n%s", pane.ID, lastLines(pane.Capture(), 20))
+			return ""
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
-	return ""
 }
