@@ -19,10 +19,20 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 var hc = provider.HookContext{Now: time.Date(2026, 12, 1, 11, 27, 5, 0, time.UTC), PID: 2581, TTY: "/dev/pts/3", Pane: "%7", Cwd: "/fallback", Host: "box"}
 
 // TestMapHookGolden: the payloads the real Gemini CLI 0.61.0 sent a
-// recording hook in one session (a plain turn, an approved command, a
-// denied one, /quit), mapped.
+// recording hook, mapped: in one session a plain turn, an approved
+// command, a denied one and /quit (hooks); in another every other wait
+// it has (waits) — a question answered, dismissed with Escape and
+// cancelled with Ctrl+C, plan mode entered, a plan answered with
+// feedback, refused and approved, a write approved and an edit denied.
 func TestMapHookGolden(t *testing.T) {
-	const in, golden = "testdata/gemini-0.61.0-hooks.jsonl", "testdata/gemini-0.61.0-hooks.golden"
+	for _, name := range []string{"hooks", "waits"} {
+		t.Run(name, func(t *testing.T) {
+			mapGolden(t, "testdata/gemini-0.61.0-"+name+".jsonl", "testdata/gemini-0.61.0-"+name+".golden")
+		})
+	}
+}
+
+func mapGolden(t *testing.T, in, golden string) {
 	f, err := os.Open(in)
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +42,10 @@ func TestMapHookGolden(t *testing.T) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		evs, err := Mapper{}.MapHook(sc.Bytes(), hc)
+		// The waits were recorded in /tmp/gw; testdata/gw holds the plan
+		// file the model wrote there.
+		line := bytes.ReplaceAll(sc.Bytes(), []byte(`"/tmp/gw/`), []byte(`"testdata/gw/`))
+		evs, err := Mapper{}.MapHook(line, hc)
 		if err != nil {
 			t.Fatalf("%s: %v", sc.Text(), err)
 		}
