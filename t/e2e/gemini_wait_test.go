@@ -36,8 +36,9 @@ const geminiAsk = `CALL: ask_user {"questions":[{"question":"Which colour","head
 // (Space, the text pasted, Enter: the model gets the answer), dismissed with
 // Escape, cancelled with Ctrl+C (the chat records the cancel before the
 // call), and Ctrl+C twice during one quits; a command run in shell mode
-// starts no turn and a reply at the shell-mode composer is refused; a
-// pane closed during a question ends its session.
+// starts no turn and a reply at the shell-mode composer is refused;
+// /chat save and resume keep the session; a pane closed during a question
+// ends its session.
 func TestGeminiQuestion(t *testing.T) {
 	t.Parallel()
 	lw, api := newGeminiWorld(t, "question", false, fakegemini.Options{})
@@ -93,6 +94,23 @@ func TestGeminiQuestion(t *testing.T) {
 	keysFor(t, h, tm, p, nil, "reply", "say after the shell")
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
 	p.WaitText(10*time.Second, "FAKE-REPLY: say after the shell")
+
+	t.Log("-- /chat save and /chat resume: no hook, the same session goes on")
+	p.GeminiType("/chat save t1")
+	p.WaitText(10*time.Second, "Conversation checkpoint saved with tag: t1")
+	p.GeminiType("say after the save")
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.GeminiType("/chat resume t1")
+	// The history shown again is the saved one: the later turn goes.
+	for deadline := time.Now().Add(15 * time.Second); strings.Contains(p.Capture(), "FAKE-REPLY: say after the save"); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("/chat resume t1 showed no saved history:\n%s", p.Capture())
+		}
+	}
+	settled(t, h, p, s.ID, event.StatusDone)
+	p.GeminiType("say after the resume")
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "FAKE-REPLY: say after the resume")
 
 	t.Log("-- a pane closed during a question: gone")
 	q := h.StartGemini(tm, "closed", lw.bin)
