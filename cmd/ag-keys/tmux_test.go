@@ -208,13 +208,21 @@ func (s *server) agent() agent { return s.agentShowing("") }
 // drops the first drop Enters (composer).
 func (s *server) composerAgent(drop int) agent {
 	s.t.Helper()
+	a := s.fakeWindow("AG_KEYS_FAKE_COMPOSER=" + strconv.Itoa(drop))
+	s.waitPane(a.pane, "Type your message")
+	return a
+}
+
+// fakeWindow starts the fake agent in a new window, with env (NAME=value)
+// beside the log it writes.
+func (s *server) fakeWindow(env string) agent {
+	s.t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		s.t.Fatal(err)
 	}
 	log := filepath.Join(s.dir, fmt.Sprintf("keys-%d.log", time.Now().UnixNano()))
-	pane := s.window("exec env AG_KEYS_FAKE_AGENT="+shquote.Quote(log)+" AG_KEYS_FAKE_COMPOSER="+strconv.Itoa(drop)+" "+shquote.Quote(self), filepath.Base(self))
-	s.waitPane(pane, "Type your message")
+	pane := s.window("exec env AG_KEYS_FAKE_AGENT="+shquote.Quote(log)+" "+shquote.Quote(env)+" "+shquote.Quote(self), filepath.Base(self))
 	return agent{pane: pane, log: log}
 }
 
@@ -237,12 +245,8 @@ func (s *server) waitPane(pane, text string) string {
 // agentShowing starts a fake agent whose screen shows screen.
 func (s *server) agentShowing(screen string) agent {
 	s.t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	log := filepath.Join(s.dir, fmt.Sprintf("keys-%d.log", time.Now().UnixNano()))
-	pane := s.window("exec env AG_KEYS_FAKE_AGENT="+shquote.Quote(log)+" AG_KEYS_FAKE_SCREEN="+shquote.Quote(screen)+" "+shquote.Quote(self), filepath.Base(self))
+	a := s.fakeWindow("AG_KEYS_FAKE_SCREEN=" + screen)
+	pane, log := a.pane, a.log
 	// The agent wrote its screen before it said ready, but tmux draws the
 	// pane when it gets round to reading the pty: wait for the last line
 	// (its longest ASCII run: without a UTF-8 locale tmux prints the rest

@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -252,17 +251,13 @@ func TestGeminiNotifyWaits(t *testing.T) {
 	}
 
 	t.Log("-- the plan, written in plan mode")
-	plans := filepath.Join(filepath.Dir(filepath.Dir(s.Last.Transcript)), s.ID, "plans")
-	const plan = "# Plan: paint it\n\n1. Write colour.txt with green"
-	args, _ := json.Marshal(map[string]string{"file_path": filepath.Join(plans, "colour.md"), "content": plan})
-	p.GeminiType("CALL: write_file " + string(args))
-	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	writePlan(t, p, s)
 	offerPlan := func() offered {
 		t.Helper()
 		from := len(w.nd.Calls())
 		p.GeminiType(`CALL: exit_plan_mode {"plan_filename":"colour.md"}`)
 		wt := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)[1]
-		if wt.Attention != event.AttnPlan || wt.Text != plan {
+		if wt.Attention != event.AttnPlan || wt.Text != geminiPlan {
 			t.Errorf("waiting state: attention %q text %q; want plan, the plan", wt.Attention, wt.Text)
 		}
 		o := w.offerWith(t, from, wt, p, "Gemini CLI · project", "Plan ready for review\n", "Plan: paint it",

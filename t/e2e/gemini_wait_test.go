@@ -163,20 +163,13 @@ func TestGeminiPlanAndEdits(t *testing.T) {
 	p.WaitText(10*time.Second, GeminiPlanMode)
 
 	t.Log("-- the plan, written to the session's plans folder (no prompt in plan mode)")
-	plans := filepath.Join(filepath.Dir(filepath.Dir(s.Last.Transcript)), s.ID, "plans")
-	const plan = "# Plan: paint it\n\n1. Write colour.txt with green\n2. Check it"
-	args, _ := json.Marshal(map[string]string{"file_path": filepath.Join(plans, "colour.md"), "content": plan})
-	p.GeminiType("CALL: write_file " + string(args))
-	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
-	if b, err := os.ReadFile(filepath.Join(plans, "colour.md")); err != nil || string(b) != plan {
-		t.Fatalf("the plan file: %q, %v", b, err)
-	}
+	writePlan(t, p, s)
 
 	exit := func() event.Event {
 		t.Helper()
 		p.GeminiType(`CALL: exit_plan_mode {"plan_filename":"colour.md"}`)
 		w := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)[1]
-		if w.Attention != event.AttnPlan || w.Tool != "exit_plan_mode" || w.Text != plan {
+		if w.Attention != event.AttnPlan || w.Tool != "exit_plan_mode" || w.Text != geminiPlan {
 			t.Errorf("waiting state: attention %q tool %q text %q; want plan, exit_plan_mode, the plan", w.Attention, w.Tool, w.Text)
 		}
 		p.WaitText(10*time.Second, GeminiPlan, "Yes, manually accept edits")
@@ -232,7 +225,7 @@ func TestGeminiPlanAndEdits(t *testing.T) {
 
 	t.Log("-- write_file: waiting(permission, write_file) → 1 → the file written, done")
 	colour := filepath.Join(h.Project, "colour.txt")
-	args, _ = json.Marshal(map[string]string{"file_path": colour, "content": "green\nblue\n"})
+	args, _ := json.Marshal(map[string]string{"file_path": colour, "content": "green\nblue\n"})
 	p.GeminiType("CALL: write_file " + string(args))
 	w = s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)[1]
 	if w.Attention != event.AttnPermission || w.Tool != "write_file" || w.Text != colour {
@@ -272,6 +265,22 @@ func TestGeminiPlanAndEdits(t *testing.T) {
 		t.Errorf("the denied edit changed colour.txt: %q", b)
 	}
 	t.Logf("statuses: %s", strings.Join(s.History(), " → "))
+}
+
+// geminiPlan is the plan writePlan has the model write.
+const geminiPlan = "# Plan: paint it\n\n1. Write colour.txt with green\n2. Check it"
+
+// writePlan has the model (in plan mode) write geminiPlan to colour.md in
+// the session's plans folder, which takes no prompt.
+func writePlan(t *testing.T, p *Pane, s *Session) {
+	t.Helper()
+	plans := filepath.Join(filepath.Dir(filepath.Dir(s.Last.Transcript)), s.ID, "plans")
+	args, _ := json.Marshal(map[string]string{"file_path": filepath.Join(plans, "colour.md"), "content": geminiPlan})
+	p.GeminiType("CALL: write_file " + string(args))
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	if b, err := os.ReadFile(filepath.Join(plans, "colour.md")); err != nil || string(b) != geminiPlan {
+		t.Fatalf("the plan file: %q, %v", b, err)
+	}
 }
 
 // askColour types geminiAsk and expects working → waiting(question,
