@@ -125,6 +125,12 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 	}
 	pd, screens := providers.ByID(st.Agent).(provider.PaneDetector)
 	reply := a.Action == provider.ActReply || a.Action == provider.ActAnswer
+	if st.Status != event.StatusWaiting {
+		// What the state alone refuses is refused without looking.
+		if _, err := keyplan.Decide(req, km); errors.As(err, &no) {
+			return refuse("%s", no.Reason)
+		}
+	}
 	var rules panes.Rules
 	var screen string // the pane before typing
 	if screens && keyplan.Typed(a.Action) && (st.Status == event.StatusWaiting || reply) {
