@@ -217,7 +217,7 @@ func toolsDone(calls []toolCall) map[string]bool {
 
 func (c *Chat) message(r *record, emit func(*event.Event)) error {
 	t, err := time.Parse(time.RFC3339Nano, r.Timestamp)
-	if err != nil {
+	if err != nil || t.IsZero() {
 		return fmt.Errorf("message %s: bad timestamp %q", r.ID, r.Timestamp)
 	}
 	if c.session == "" {

@@ -405,3 +405,30 @@ func TestCheckpointFields(t *testing.T) {
 		t.Errorf("Chat has %d fields, its checkpoint %d: keep them in step", n, c)
 	}
 }
+
+// FuzzChatRestore: whatever a checkpoint holds, Restore never panics, and
+// a parser it accepted reads on.
+func FuzzChatRestore(f *testing.F) {
+	c := NewChat("/x/tmp/p/chats/session-a.jsonl")
+	for _, l := range []string{
+		`{"sessionId":"s1","projectHash":"h"}`,
+		`{"id":"u1","timestamp":"2026-01-01T00:00:01.000Z","type":"user","content":[{"text":"hi"}]}`,
+		`{"id":"g1","timestamp":"2026-01-01T00:00:02.000Z","type":"gemini","content":"hello","tokens":{"input":10},"model":"m"}`,
+	} {
+		c.Parse([]byte(l), func(*event.Event) {})
+	}
+	cp, _ := c.Checkpoint()
+	f.Add(cp)
+	f.Add([]byte(`{"v":2,"prompt":{"v":1},"msgs":[{"id":"x","t":"2026-01-01T00:00:00Z","tools":{"c":false}}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := NewChat("/x/tmp/p/chats/session-a.jsonl")
+		if r.Restore(b) != nil {
+			return
+		}
+		r.Parse([]byte(`{"id":"g2","timestamp":"2026-01-01T00:00:03.000Z","type":"gemini","content":"more","tokens":{"input":10},"model":"m"}`), func(e *event.Event) {})
+		r.Drain(func(*event.Event) {})
+		if _, err := r.Checkpoint(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
