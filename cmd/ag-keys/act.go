@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -163,7 +162,8 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 	if c.opts.DryRun {
 		return r.finish(statusPlanned, "", cli.ExitOK)
 	}
-	if n, err := c.typePlan(ctx, st.Pane, plan); err != nil {
+	shown := func(text string) error { return c.awaitInput(ctx, st.Pane, &rules, km.Input, text) }
+	if n, err := c.typePlan(ctx, st.Pane, plan, shown); err != nil {
 		return fail(fmt.Errorf("after %d of %d steps: %w", n, len(plan.Steps), err))
 	}
 	c.acted[done] = true
@@ -191,7 +191,7 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 // went — but not the screen as it was before typing: an agent too busy
 // to read its input has drawn nothing yet.
 func (c *cmd) resend(ctx context.Context, pane string, rules *panes.Rules, unsent []string, text, before string) (bool, error) {
-	want := strings.Join(strings.Fields(text), " ")
+	want := oneLine(text)
 	held, gone := 0, 0
 	for waited := time.Duration(0); waited < provider.SentCheck; waited += sentPoll {
 		if err := c.sleep(ctx, sentPoll); err != nil {
@@ -204,9 +204,7 @@ func (c *cmd) resend(ctx context.Context, pane string, rules *panes.Rules, unsen
 		if err != nil {
 			return false, err
 		}
-		res := panes.Classify(rules, screen)
-		draft := strings.Join(strings.Fields(res.Text), " ")
-		if slices.Contains(unsent, res.State) && draft != "" && strings.HasPrefix(want, draft) {
+		if holds(rules, unsent, screen, want) {
 			gone = 0
 			if held++; held == 2 {
 				return true, c.tmux.SendKeys(ctx, pane, "Enter")
@@ -224,6 +222,36 @@ func (c *cmd) resend(ctx context.Context, pane string, rules *panes.Rules, unsen
 	return false, nil
 }
 
+// awaitInput waits up to provider.SentCheck for the pane to show text in
+// a prompt's input (one of the states named), and fails if it never does:
+// an Enter then could pick the option highlighted.
+func (c *cmd) awaitInput(ctx context.Context, pane string, rules *panes.Rules, input []string, text string) error {
+	want := oneLine(text)
+	for waited := time.Duration(0); waited < provider.SentCheck; waited += sentPoll {
+		screen, err := c.tmux.Capture(ctx, pane, 0)
+		if err != nil {
+			return err
+		}
+		if holds(rules, input, screen, want) {
+			return nil
+		}
+		if err := c.sleep(ctx, sentPoll); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("the prompt's input never showed the reply in %s: no Enter pressed", provider.SentCheck)
+}
+
+// holds reports whether screen, read with only the named states of rules,
+// shows one of them holding want, as one line.
+func holds(rules *panes.Rules, states []string, screen, want string) bool {
+	only := rules.Only(states)
+	res := panes.Classify(&only, screen)
+	return res.State != "" && oneLine(res.Text) == want
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 // resend first looks at the pane sentFirst after the Enter, then every
 // sentPoll.
 const (
@@ -231,11 +259,21 @@ const (
 	sentPoll  = 100 * time.Millisecond
 )
 
-// typePlan sends each step after its wait, and returns how many it sent.
-func (c *cmd) typePlan(ctx context.Context, pane string, p keyplan.Plan) (int, error) {
+// typePlan sends each step after its wait, and returns how many it sent;
+// a step to send once the text typed before is shown waits for shown.
+func (c *cmd) typePlan(ctx context.Context, pane string, p keyplan.Plan, shown func(text string) error) (int, error) {
+	typed := ""
 	for i, s := range p.Steps {
 		if err := c.sleep(ctx, s.Wait); err != nil {
 			return i, err
+		}
+		if s.Shown {
+			if err := shown(typed); err != nil {
+				return i, err
+			}
+		}
+		if s.Keys == nil {
+			typed = s.Literal
 		}
 		var err error
 		switch {

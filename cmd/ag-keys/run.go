@@ -43,9 +43,11 @@ answered as a plan, one showing a question picker takes only an answer or
 reply, and a pane showing the idle composer or a working spinner refuses. A
 reply is read against the pane too: one showing a prompt the state does not
 know of, or a composer that takes no reply (Gemini's shell mode), refuses;
-where the agent can leave a reply unsent in its input (Gemini reads a late
-Enter as a newline), the pane is watched for 3 s and Enter pressed once
-more. Text is made one line, control characters stripped, capped at 2000
+a reply typed into a prompt's own input (Gemini's question and plan) gets
+its Enter once the pane shows it there (no Enter after 3 s: an error),
+and one of a single digit, which would pick an option, is refused; where
+the agent can leave a reply unsent in its input (Gemini reads a late Enter
+as a newline), the pane is watched for 3 s and Enter pressed once more. Text is made one line, control characters stripped, capped at 2000
 characters; a leading / or ! gets one space in front for Claude (its
 composer would read a command or shell mode). Enter follows the text by
 150 ms.

@@ -45,10 +45,16 @@ func fakeAgent(log string) {
 		os.Exit(2)
 	}
 	fmt.Fprintln(f, "ready")
-	var c *composer
+	var c interface{ read([]byte) }
 	if n, err := strconv.Atoi(os.Getenv("AG_KEYS_FAKE_COMPOSER")); err == nil {
-		c = &composer{drop: n}
-		c.draw()
+		cm := &composer{drop: n}
+		cm.draw()
+		c = cm
+	}
+	if ms, err := strconv.Atoi(os.Getenv("AG_KEYS_FAKE_DIALOG")); err == nil {
+		d := &dialog{lag: time.Duration(ms) * time.Millisecond}
+		d.draw("")
+		c = d
 	}
 	buf := make([]byte, 4096)
 	for {
@@ -88,6 +94,33 @@ func (c *composer) read(b []byte) {
 		}
 	}
 	c.draw()
+}
+
+// dialog draws Gemini CLI's question dialog, and shows what is typed in
+// its custom value (the cursor's row) lag after it came, as Gemini does
+// once React has drawn twice.
+type dialog struct {
+	lag   time.Duration
+	value string
+}
+
+func (d *dialog) read(b []byte) {
+	text := strings.TrimFunc(string(b), func(r rune) bool { return r < ' ' })
+	if text == "" {
+		return
+	}
+	d.value += text
+	v := d.value
+	time.AfterFunc(d.lag, func() { d.draw(v) })
+}
+
+func (d *dialog) draw(value string) {
+	rows := []string{" ● 1.  Blue", "       the sky", "   2.  Green", "       grass", "   3.  Enter a custom value", "", " Enter to select · ↑/↓ to navigate · Esc to cancel"}
+	if value != "" {
+		rows = []string{"   1.  Blue", "       the sky", "   2.  Green", "       grass", " ● 3.  " + value, "", " Enter to submit · Esc to cancel"}
+	}
+	lines := append([]string{" Answer Questions", "", " Which colour", ""}, rows...)
+	os.Stdout.WriteString("\x1b[H\x1b[2J" + strings.Join(lines, "\r\n"))
 }
 
 func (c *composer) draw() {
@@ -647,5 +680,48 @@ func TestReplyPasted(t *testing.T) {
 	}
 	if got := typed(a.reads(t, 19)); got != "\x1b[200~say hi\x1b[201~|\r" {
 		t.Errorf("typed %q", got)
+	}
+}
+
+// An answer to Gemini's question gets its Enter only once the dialog shows
+// it in the cursor's row: an Enter before picks the option the cursor is
+// on. If it never shows, no Enter.
+func TestAnswerEnterOnceShown(t *testing.T) {
+	s := newServer(t)
+	for _, tc := range []struct {
+		name   string
+		lag    time.Duration
+		status string
+	}{
+		{"shown late", 700 * time.Millisecond, "sent"},
+		{"never shown", time.Hour, "error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := s.with(t)
+			a := s.fakeWindow("AG_KEYS_FAKE_DIALOG=" + strconv.Itoa(int(tc.lag/time.Millisecond)))
+			s.waitPane(a.pane, "Enter a custom value")
+			st := stateFor(a.pane, "waiting", "question")
+			st.Agent = "gemini"
+			sf := writeState(t, t.TempDir(), st)
+			_, evs, stderr, sent := s.runKeysTraced(sf, "", "answer", "Green, but darker", "--pane", a.pane)
+			if len(evs) != 1 || evs[0].Status != tc.status {
+				t.Fatalf("%+v %s", evs, stderr)
+			}
+			want := "Green, but darker"
+			if tc.status == "sent" {
+				want += "|\r"
+				if evs[0].Text != `paste "Green, but darker", 150ms, Enter once shown` {
+					t.Errorf("keys text %q", evs[0].Text)
+				}
+				if len(sent) != 2 || sent[1].at.Sub(sent[0].at) < tc.lag {
+					t.Errorf("Enter %v after the text; want it once shown, %v later", sent[1].at.Sub(sent[0].at), tc.lag)
+				}
+			} else if !strings.Contains(evs[0].Reason, "never showed the reply") {
+				t.Errorf("reason %q", evs[0].Reason)
+			}
+			if got := typed(a.reads(t, len(strings.ReplaceAll(want, "|", "")))); got != want {
+				t.Errorf("typed %q; want %q", got, want)
+			}
+		})
 	}
 }

@@ -24,6 +24,9 @@ type Step struct {
 	Keys    []string // send-keys names (Escape, Enter, 1)
 	Literal string   // send-keys -l text
 	Paste   bool     // Literal goes in as one bracketed paste
+	// Shown: send Keys only once the pane shows the text typed before in
+	// a prompt's input (KeyMap.Input).
+	Shown bool
 }
 
 // Plan is what to type for one action.
@@ -118,19 +121,19 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		if !waiting || attn != event.AttnQuestion {
 			return refuse("not waiting on a question (status %s, attention %s)", orNone(st.Status), orNone(attn))
 		}
-		return reply(r, km.AnswerPrelude, "a question", km)
+		return reply(r, km.AnswerPrelude, "a question", km, true)
 	case provider.ActReply:
 		switch {
 		case waiting && attn == event.AttnPermission:
-			return reply(r, km.PermissionPrelude, "a permission wait", km)
+			return reply(r, km.PermissionPrelude, "a permission wait", km, true)
 		case waiting && attn == event.AttnPlan:
-			return reply(r, km.PlanPrelude, "a plan wait", km)
+			return reply(r, km.PlanPrelude, "a plan wait", km, true)
 		case waiting && attn == event.AttnQuestion:
-			return reply(r, km.AnswerPrelude, "a question", km)
+			return reply(r, km.AnswerPrelude, "a question", km, true)
 		case waiting:
 			return refuse("waiting on %s; no reply is safe", orNone(attn))
 		case st.Status == event.StatusDone || st.Status == event.StatusIdle || st.Status == event.StatusFailed:
-			return reply(r, km.FinishedPrelude, "a finished session", km)
+			return reply(r, km.FinishedPrelude, "a finished session", km, false)
 		default:
 			return refuse("no reply while the session is %s", orNone(st.Status))
 		}
@@ -222,13 +225,18 @@ func press(keys []string) []Step {
 	return steps
 }
 
-func reply(r Request, prelude []string, where string, km provider.KeyMap) (Plan, error) {
+// reply types text after prelude; to a prompt (wait) the text lands in
+// the prompt itself when the prelude is empty.
+func reply(r Request, prelude []string, where string, km provider.KeyMap, prompt bool) (Plan, error) {
 	if prelude == nil {
 		return refuse("%s offers no reply on %s", r.State.Agent, where)
 	}
 	text, truncated := Sanitize(r.Text, provider.MaxReply)
 	if text == "" {
 		return refuse("empty reply")
+	}
+	if prompt && len(prelude) == 0 && len(text) == 1 && text[0] >= '0' && text[0] <= '9' {
+		return refuse("a reply of one digit would pick that option of the prompt: answer in words, or approve")
 	}
 	if km.UnsafeReply != nil {
 		if why := km.UnsafeReply(text); why != "" {
@@ -243,7 +251,7 @@ func reply(r Request, prelude []string, where string, km provider.KeyMap) (Plan,
 	if len(prelude) > 0 {
 		lit.Wait = provider.Settle
 	}
-	steps = append(steps, lit, Step{Wait: provider.EnterDelay, Keys: []string{"Enter"}})
+	steps = append(steps, lit, Step{Wait: provider.EnterDelay, Keys: []string{"Enter"}, Shown: prompt && len(km.Input) > 0})
 	return Plan{Steps: steps, Text: text, Truncated: truncated}, nil
 }
 
@@ -290,6 +298,8 @@ func Describe(p Plan) string {
 			parts = append(parts, s.Wait.String())
 		}
 		switch {
+		case s.Keys != nil && s.Shown:
+			parts = append(parts, strings.Join(s.Keys, " ")+" once shown")
 		case s.Keys != nil:
 			parts = append(parts, strings.Join(s.Keys, " "))
 		case s.Paste:

@@ -221,6 +221,38 @@ func TestDecideNoReply(t *testing.T) {
 	}
 }
 
+// A key map whose replies land in the prompt itself (no prelude) and
+// whose prompt shows its input: a lone digit would pick an option and is
+// refused; the Enter waits for the input to show the text; a finished
+// reply is none of that.
+func TestDecideIntoThePrompt(t *testing.T) {
+	km := provider.KeyMap{AnswerPrelude: []string{}, PlanPrelude: []string{}, FinishedPrelude: []string{}, Paste: true,
+		Input: []string{"answer"}}
+	for _, tc := range []struct {
+		state         event.Event
+		action, text  string
+		want, refusal string
+	}{
+		{st("waiting", "question"), "answer", "Green", `paste "Green", 150ms, Enter once shown`, ""},
+		{st("waiting", "plan"), "reply", "add a test", `paste "add a test", 150ms, Enter once shown`, ""},
+		{st("waiting", "question"), "answer", " 2 ", "", "one digit"},
+		{st("waiting", "plan"), "reply", "1", "", "one digit"},
+		{st("waiting", "question"), "answer", "12", `paste "12", 150ms, Enter once shown`, ""},
+		{st("done", ""), "reply", "1", `paste "1", 150ms, Enter`, ""},
+	} {
+		p, err := Decide(Request{State: tc.state, Action: tc.action, Text: tc.text}, km)
+		if tc.refusal != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.refusal) {
+				t.Errorf("%s %q: %q, %v; want refused: %s", tc.action, tc.text, Describe(p), err, tc.refusal)
+			}
+			continue
+		}
+		if err != nil || Describe(p) != tc.want {
+			t.Errorf("%s %q: %q, %v; want %q", tc.action, tc.text, Describe(p), err, tc.want)
+		}
+	}
+}
+
 func TestSanitize(t *testing.T) {
 	tests := []struct {
 		in, want string

@@ -13,6 +13,7 @@ package panes
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -62,6 +63,11 @@ type State struct {
 	// Bottom is how many non-blank lines may follow the anchor; 0 means any.
 	Bottom int
 
+	// Aside keeps the state out of Classify: a caller that asks for it
+	// reads it alone, in a copy without Aside (keys waiting for a
+	// prompt's input to show what was typed: Only).
+	Aside bool
+
 	Tool  string     // the pending tool when fixed by the state (AskUserQuestion)
 	Tools []ToolLine // else the nearest tool header above the anchor
 	Text  *Text      // what is pending: the command, question or plan; at a composer, the draft it holds
@@ -101,6 +107,18 @@ type Text struct {
 	Inline bool
 }
 
+// Only is r with just the named states, Aside or not.
+func (r *Rules) Only(names []string) Rules {
+	only := Rules{Lines: r.Lines}
+	for _, st := range r.States {
+		if slices.Contains(names, st.Name) {
+			st.Aside = false
+			only.States = append(only.States, st)
+		}
+	}
+	return only
+}
+
 // Result is what a screen shows.
 type Result struct {
 	Kind      Kind
@@ -119,6 +137,9 @@ func Classify(r *Rules, screen string) Result {
 	var bestState *State
 	for i := range r.States {
 		s := &r.States[i]
+		if s.Aside {
+			continue
+		}
 		if len(s.Needs) > 0 {
 			if lower == "" {
 				lower = strings.ToLower(strings.Join(lines, "\n"))

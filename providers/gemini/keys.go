@@ -21,18 +21,20 @@ var (
 //   - question (ask_user, "Answer Questions"): a digit picks an option
 //     at once; a printable key focuses "Enter a custom value" and starts
 //     it — at every key of a burst that outruns the redraw (typed
-//     "Purple" became "e"; a Space first and 150 ms were not always
-//     enough on a loaded machine). So an answer is Space (it focuses the
-//     value; Gemini trims the answer), then the text as one bracketed
-//     paste — the dialog takes a paste whole, whether or not the value
-//     has focus yet — and Enter. A question that takes text takes the
-//     same. Escape dismisses the dialog ("Request cancelled."). With
-//     several questions each answer moves to the next one, and the last
-//     to a review that Enter submits: no answer is typed there.
+//     "Purple" became "e"). A paste it takes whole, focusing the value
+//     (with a Space first the paste could land between the value's focus
+//     and its input's, and vanish). So an answer is the text as one
+//     bracketed paste, then Enter — once the cursor's row shows the text:
+//     an Enter before that picks the option the cursor is on. A reply of
+//     one digit would pick that option, and is refused. A question that
+//     takes text takes the same. Escape dismisses the dialog ("Request
+//     cancelled."). With several questions each answer moves to the next
+//     one, and the last to a review that Enter submits: no answer is
+//     typed there.
 //   - plan (exit_plan_mode, "Ready to start implementation?"): "2" is
 //     "Yes, manually accept edits" (the plan approved, edits still asked
 //     about); never "1", which accepts every edit. Escape cancels and
-//     leaves plan mode on; a reply is feedback: Space, the text, Enter
+//     leaves plan mode on; a reply is feedback, pasted like an answer
 //     ("Plan rejected. User feedback: …", still in plan mode).
 //   - reply when finished: straight into the composer. Gemini trims
 //     leading white space before it looks for "/" (a slash command) and
@@ -49,8 +51,8 @@ func (*Provider) Keys() provider.KeyMap {
 		Deny:            []string{"Escape"},
 		PlanApprove:     []string{"2"},
 		PlanDeny:        []string{"Escape"},
-		AnswerPrelude:   []string{"Space"},
-		PlanPrelude:     []string{"Space"},
+		AnswerPrelude:   []string{},
+		PlanPrelude:     []string{},
 		FinishedPrelude: []string{},
 		UnsafeReply:     provider.LeadingCommand,
 		Paste:           true,
@@ -58,6 +60,7 @@ func (*Provider) Keys() provider.KeyMap {
 			paneShell:  "the composer is in shell mode: the reply would run as a shell command",
 			paneReview: "the questions are answered and wait for Enter in the pane",
 		},
+		Input:  []string{paneAnswer, paneFeed},
 		Unsent: []string{paneDraft},
 	}
 }

@@ -18,8 +18,8 @@ func TestKeys(t *testing.T) {
 	if strings.Join(k.PlanApprove, " ") != "2" || strings.Join(k.PlanDeny, " ") != "Escape" {
 		t.Errorf("plan keys %v %v: approve with manual edits, never 1 (every edit accepted)", k.PlanApprove, k.PlanDeny)
 	}
-	if strings.Join(k.AnswerPrelude, " ") != "Space" || strings.Join(k.PlanPrelude, " ") != "Space" {
-		t.Errorf("answer %v, plan feedback %v: Space focuses the custom value", k.AnswerPrelude, k.PlanPrelude)
+	if k.AnswerPrelude == nil || len(k.AnswerPrelude) != 0 || k.PlanPrelude == nil || len(k.PlanPrelude) != 0 || !k.Paste {
+		t.Errorf("answer %v, plan feedback %v, paste %v: pasted straight into the dialog", k.AnswerPrelude, k.PlanPrelude, k.Paste)
 	}
 	rules := New().PaneRules()
 	names := map[string]bool{}
@@ -31,7 +31,7 @@ func TestKeys(t *testing.T) {
 			t.Errorf("NoReply names %q, no pane state", n)
 		}
 	}
-	for _, n := range k.Unsent {
+	for _, n := range append(k.Unsent, k.Input...) {
 		if !names[n] {
 			t.Errorf("Unsent names %q, no pane state", n)
 		}

@@ -17,6 +17,8 @@ const (
 	paneDraft  = "draft"  // the composer holding text not sent
 	paneShell  = "shell"  // the composer in shell mode: text runs as a command
 	paneReview = "review" // the questions answered, waiting for Enter
+	paneAnswer = "answer" // a question's own answer typed in
+	paneFeed   = "feedback"
 )
 
 // PaneRules are Gemini CLI's screens, written from captures of 0.61.0 in
@@ -62,7 +64,13 @@ func (*Provider) PaneRules() panes.Rules {
 	noChanges := panes.Near{Re: re(`No, suggest changes \(esc\)\s*$`), From: 1, To: 4}
 	spinner := re(`\(esc to cancel, \d+[smh]`)
 	rule := panes.Near{Re: re(`^─{20,}\s*$`), From: -4, To: -1}
+	placeholder := re(`^\s*>\s+Type your message or @path/to/file\s*$`)
 	dialog := panes.Near{Re: re(`^\s*Answer Questions\s*$`), From: -40, To: -2}
+	// The row a dialog's cursor is on, or its text input, with what it
+	// holds: the text, wrapped onto the lines below up to a blank one.
+	typed := re(`^\s*(?:●\s*\d+\.|>)\s+(\S.*?)\s*$`)
+	typedText := &panes.Text{From: typed, Within: 1, Inline: true, Lines: 8,
+		Stop: re(`^\s*(?:$|(?:●\s*)?\d+\.\s|Enter to )`)}
 	return panes.Rules{
 		Lines: 40,
 		States: []panes.State{
@@ -130,6 +138,24 @@ func (*Provider) PaneRules() panes.Rules {
 					Stop: re(`^\s*(?:(?:●\s*)?\d+\.\s|>\s)`)},
 			},
 			{
+				Name: paneAnswer, Kind: panes.Wait, Attention: event.AttnQuestion, Tool: geminihook.ToolAskUser,
+				Aside:  true, // KeyMap.Input's
+				Needs:  []string{"answer questions"},
+				Anchor: typed,
+				All:    []panes.Near{dialog},
+				Bottom: 10,
+				Text:   typedText,
+			},
+			{
+				Name: paneFeed, Kind: panes.Wait, Attention: event.AttnPlan, Tool: geminihook.ToolExitPlan,
+				Aside:  true,
+				Needs:  []string{"ready to start implementation?"},
+				Anchor: typed,
+				All:    []panes.Near{{Re: re(`^\s*Ready to start implementation\?\s*$`), From: -60, To: -2}},
+				Bottom: 10,
+				Text:   typedText,
+			},
+			{
 				Name: "working", Kind: panes.Busy,
 				Needs:  []string{"esc to cancel"},
 				Anchor: spinner,
@@ -145,7 +171,7 @@ func (*Provider) PaneRules() panes.Rules {
 			},
 			{
 				Name: paneIdle, Kind: panes.Idle,
-				Anchor: re(`^\s*>\s+Type your message or @path/to/file\s*$`),
+				Anchor: placeholder,
 				All:    []panes.Near{rule},
 				None:   []panes.Near{{Re: spinner, From: -7, To: -1}},
 				Bottom: 3,
@@ -154,9 +180,9 @@ func (*Provider) PaneRules() panes.Rules {
 				Name: paneDraft, Kind: panes.Idle,
 				Anchor: re(`^\s*>\s`),
 				All:    []panes.Near{rule},
-				None:   []panes.Near{{Re: spinner, From: -7, To: -1}},
-				Bottom: 3,
-				Text:   &panes.Text{From: re(`^\s*>\s+(.*\S)\s*$`), Within: 1, Inline: true, Lines: 1},
+				None:   []panes.Near{{Re: spinner, From: -7, To: -1}, {Re: placeholder, From: 0, To: 0}},
+				Bottom: 8, // a draft wrapped over lines, and the footer
+				Text:   &panes.Text{From: re(`^\s*>\s+(.*\S)\s*$`), Within: 1, Inline: true, Lines: 8, Stop: re(`^\s*$`)},
 			},
 		},
 	}

@@ -30,6 +30,8 @@ func TestPaneRules(t *testing.T) {
 		{"edit", "edit", "permission", "replace", "colour.txt: blue => red"},
 		{"question", "question", "question", "ask_user", "Which colour"},
 		{"question-typed", "question", "question", "ask_user", "Which colour"},
+		{"question-text-typed", "question", "question", "ask_user", "Your name"},
+		{"plan-feedback", "plan", "plan", "exit_plan_mode", "Plan\n1. do it"},
 		{"question-tabs", "question", "question", "ask_user", "Your name"},
 		{"question-yesno", "question", "question", "ask_user", "Proceed with it"},
 		{"question-review", "review", "question", "ask_user", "Name → Ada\nGo → Yes"},
@@ -45,6 +47,35 @@ func TestPaneRules(t *testing.T) {
 				t.Errorf("Classify = %+v; want state %q attention %q tool %q text %q", r, tc.state, tc.attention, tc.tool, tc.text)
 			}
 		})
+	}
+}
+
+// TestPaneRulesInput: the states keys read alone (KeyMap.Input, Unsent)
+// say what a prompt's input or the composer holds; none is a match of
+// the rules at large.
+func TestPaneRulesInput(t *testing.T) {
+	rules := New().PaneRules()
+	k := New().Keys()
+	for _, tc := range []struct{ file, state, text string }{
+		{"question-typed", "answer", "Green, but darker"},
+		{"question-text-typed", "answer", "Ada Lovelace"},
+		{"question", "answer", "Blue the sky"}, // the cursor on an option: no answer typed
+		{"plan-feedback", "feedback", "add a test step"},
+		{"draft", "draft", "a draft"},
+		{"draft-newline", "draft", "a draft reply"},
+		{"idle-start", "", ""},
+	} {
+		b, err := os.ReadFile("testdata/screens/" + tc.file + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		only := rules.Only(append(k.Input, k.Unsent...))
+		if r := panes.Classify(&only, string(b)); r.State != tc.state || strings.Join(strings.Fields(r.Text), " ") != tc.text {
+			t.Errorf("%s: %+v; want %q holding %q", tc.file, r, tc.state, tc.text)
+		}
+		if r := panes.Classify(&rules, string(b)); r.State == "answer" || r.State == "feedback" {
+			t.Errorf("%s: %s is a match of all the rules", tc.file, r.State)
+		}
 	}
 }
 

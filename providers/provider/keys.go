@@ -58,6 +58,13 @@ type KeyMap struct {
 	// why: a composer in shell mode would run the text as a command.
 	NoReply map[string]string
 
+	// Input names pane states that show a prompt's input (a question's
+	// own answer, a plan's feedback) holding typed text, their Text what
+	// it holds. A reply to a wait then gets its Enter only once the pane
+	// shows it there: an Enter into a picker before its input took the
+	// text picks the option highlighted instead.
+	Input []string
+
 	// Unsent names pane states that show typed text not sent, their Text
 	// what the input holds. When a reply's Enter leaves the reply there
 	// (Gemini reads an Enter its busy event loop takes within 30 ms of the
@@ -87,7 +94,8 @@ const (
 	// MaxReply caps a reply, in characters, after sanitising.
 	MaxReply = 2000
 	// SentCheck is how long after a reply's Enter ag-keys watches a pane
-	// with Unsent states for the reply left in its input.
+	// with Unsent states for the reply left in its input, and how long it
+	// waits for a prompt's input to show a reply (Input) before its Enter.
 	SentCheck = 3 * time.Second
 )
 

@@ -241,7 +241,7 @@ func TestGeminiNotifyWaits(t *testing.T) {
 		t.Errorf("question notification actions %q; want a reply and no Approve", o.note.Actions)
 	}
 	k := w.reply(t, o, p, "answer", "Green, but darker")
-	if k.Status != "sent" || k.Action != "answer" || k.Text != `Space, 150ms, paste "Green, but darker", 150ms, Enter` {
+	if k.Status != "sent" || k.Action != "answer" || k.Text != `paste "Green, but darker", 150ms, Enter once shown` {
 		t.Fatalf("keys event: status %q action %q text %q reason %q", k.Status, k.Action, k.Text, k.Reason)
 	}
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)

@@ -33,7 +33,7 @@ const geminiAsk = `CALL: ask_user {"questions":[{"question":"Which colour","head
 // TestGeminiQuestion: the real Gemini CLI asks a question (ask_user) —
 // waiting (question, ask_user, the question) from the hooks, the pane's
 // "Answer Questions" read the same by ag-detect — answered through ag-keys
-// (Space, the text pasted, Enter: the model gets the answer), dismissed with
+// (the text pasted, Enter once shown: the model gets the answer), dismissed with
 // Escape, cancelled with Ctrl+C (the chat records the cancel before the
 // call), and Ctrl+C twice during one quits; a command run in shell mode
 // starts no turn and a reply at the shell-mode composer is refused;
@@ -51,7 +51,7 @@ func TestGeminiQuestion(t *testing.T) {
 		t.Errorf("ag-detect pane wait: %s\nwant question, ask_user, Which colour", event.Marshal(&pw))
 	}
 	k := keysFor(t, h, tm, p, &w, "answer", "Green, but darker")
-	if k.Text != `Space, 150ms, paste "Green, but darker", 150ms, Enter` {
+	if k.Text != `paste "Green, but darker", 150ms, Enter once shown` {
 		t.Errorf("keys typed %q", k.Text)
 	}
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
@@ -138,7 +138,7 @@ func TestGeminiQuestion(t *testing.T) {
 // TestGeminiPlanAndEdits: plan mode on the real Gemini CLI — entering it
 // is a permission (enter_plan_mode) approved with 1; the model writes its
 // plan; exit_plan_mode is a plan wait (the plan's text from the file) that
-// ag-keys answers with feedback (Space, text pasted, Enter: still planning),
+// ag-keys answers with feedback (pasted, Enter once shown: still planning),
 // refuses (Escape: still planning, nothing asked of the model) and
 // approves (2: default mode, edits still asked about); leaving plan mode
 // with Shift+Tab starts no turn. Then file edits: write_file approved (the
@@ -176,12 +176,12 @@ func TestGeminiPlanAndEdits(t *testing.T) {
 		return w
 	}
 
-	t.Log("-- feedback: reply → Space, the text pasted, Enter → the plan rejected with it, still planning")
+	t.Log("-- feedback: reply → the text pasted, Enter once shown → the plan rejected with it, still planning")
 	w = exit()
 	if pw := detectWait(t, h, tm, p); pw.Attention != event.AttnPlan || pw.Tool != "exit_plan_mode" || !strings.HasPrefix(pw.Text, "Plan: paint it") {
 		t.Errorf("ag-detect pane wait: %s\nwant plan, exit_plan_mode, the plan as shown", event.Marshal(&pw))
 	}
-	if k := keysFor(t, h, tm, p, &w, "reply", "add a test step"); k.Text != `Space, 150ms, paste "add a test step", 150ms, Enter` {
+	if k := keysFor(t, h, tm, p, &w, "reply", "add a test step"); k.Text != `paste "add a test step", 150ms, Enter once shown` {
 		t.Errorf("reply typed %q", k.Text)
 	}
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
