@@ -359,22 +359,67 @@ func TestChatCheckpoints(t *testing.T) {
 	}
 }
 
-// TestChatCheckpointBounded: a long chat's checkpoint stays small, and a
-// response written again with its tool calls after a restart counts its
-// tokens once and starts its calls once.
-func TestChatCheckpointBounded(t *testing.T) {
+// longChat is a chat of n prompts and answers, as Gemini writes them.
+func longChat(n int) (string, func(int) string) {
 	var b strings.Builder
 	b.WriteString(`{"sessionId":"s1","projectHash":"h","startTime":"2026-12-01T10:00:00.000Z","lastUpdated":"2026-12-01T10:00:00.000Z","kind":"main"}` + "\n")
 	at := func(i int) string {
 		return time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second).Format(time.RFC3339Nano)
 	}
-	for i := range 500 {
+	for i := range n {
 		fmt.Fprintf(&b, `{"id":"u%d","timestamp":"%s","type":"user","content":[{"text":"prompt %d"}]}`+"\n", i, at(2*i), i)
+		fmt.Fprintf(&b, `{"$set":{"lastUpdated":"%s"}}`+"\n", at(2*i))
 		fmt.Fprintf(&b, `{"id":"g%d","timestamp":"%s","type":"gemini","content":"answer %d","tokens":{"input":100,"output":5,"cached":50},"model":"gemini-3.8-flash"}`+"\n", i, at(2*i+1), i)
 	}
-	b.WriteString(`{"id":"g500","timestamp":"` + at(1000) + `","type":"gemini","content":"I will run it.","tokens":{"input":100,"output":5,"cached":50},"model":"gemini-3.8-flash"}` + "\n")
+	return b.String(), at
+}
+
+// BenchmarkChatRestart: what a restarted reader spends on a 20,000-message
+// chat to go on — reading it all again (no checkpoint) against restoring
+// the checkpoint and reading the lines written since (10).
+func BenchmarkChatRestart(b *testing.B) {
+	chat, at := longChat(10000)
+	var tail []string
+	for i := range 5 {
+		tail = append(tail, fmt.Sprintf(`{"id":"u%d","timestamp":"%s","type":"user","content":[{"text":"later %d"}]}`, 20000+i, at(30000+2*i), i),
+			fmt.Sprintf(`{"id":"g%d","timestamp":"%s","type":"gemini","content":"ok","tokens":{"input":100,"output":5},"model":"m"}`, 20000+i, at(30001+2*i)))
+	}
+	read := func(c *Chat, lines []string) {
+		for _, l := range lines {
+			c.Parse([]byte(l), func(*event.Event) {})
+		}
+		c.Drain(func(*event.Event) {})
+	}
+	all := append(strings.Split(strings.TrimSpace(chat), "\n"), tail...)
+	c := NewChat("/x/tmp/p/chats/session-a.jsonl")
+	read(c, all[:len(all)-len(tail)])
+	cp, _ := c.Checkpoint()
+	b.Run("read again", func(b *testing.B) {
+		b.SetBytes(int64(len(chat)))
+		for b.Loop() {
+			read(NewChat("/x/tmp/p/chats/session-a.jsonl"), all)
+		}
+	})
+	b.Run("restore", func(b *testing.B) {
+		for b.Loop() {
+			r := NewChat("/x/tmp/p/chats/session-a.jsonl")
+			if err := r.Restore(cp); err != nil {
+				b.Fatal(err)
+			}
+			read(r, tail)
+		}
+		b.ReportMetric(float64(len(cp)), "checkpoint-bytes")
+	})
+}
+
+// TestChatCheckpointBounded: a long chat's checkpoint stays small, and a
+// response written again with its tool calls after a restart counts its
+// tokens once and starts its calls once.
+func TestChatCheckpointBounded(t *testing.T) {
+	chat, at := longChat(500)
+	chat += `{"id":"g500","timestamp":"` + at(1000) + `","type":"gemini","content":"I will run it.","tokens":{"input":100,"output":5,"cached":50},"model":"gemini-3.8-flash"}` + "\n"
 	a := NewChat("/x/tmp/p/chats/session-a.jsonl")
-	for l := range strings.Lines(b.String()) {
+	for l := range strings.Lines(chat) {
 		a.Parse([]byte(l), func(*event.Event) {})
 	}
 	cp, err := a.Checkpoint()
