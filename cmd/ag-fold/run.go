@@ -52,7 +52,8 @@ with no hook). Interrupt returns to idle; turn.end with pending background
 agents stays working. A transcript's failure or interrupt a moment before a
 hook's end of the turn says how that turn ended, and for an agent whose
 hooks alone say when its turns end (Gemini CLI) a transcript's turn.end is
-no news once its hooks were heard.
+no news once its hooks were heard. A wait that says nothing of its own
+(Gemini's question or plan) keeps the text of the call it is for.
 A session that never learnt its process (no pane, no pid: Codex's shared
 background server runs hooks with no terminal) takes the pane of the one
 pane-only sighting (ag-detect) of its agent in its directory, when exactly
