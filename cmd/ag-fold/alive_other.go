@@ -2,7 +2,11 @@
 
 package main
 
-import "time"
+import (
+	"time"
 
-// startTime is unknown off Linux; kill(pid, 0) alone decides there.
-func startTime(pid int) (time.Time, bool) { return time.Time{}, false }
+	proc "github.com/agwatch/ag/filters/alive"
+)
+
+// startTime is when pid started, where the kernel says (darwin), else unknown.
+func startTime(pid int) (time.Time, bool) { return proc.StartTime(pid) }

@@ -97,6 +97,8 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 	debounce := time.NewTimer(time.Hour)
 	debounce.Stop()
 	armed := false
+	f.written = ^f.fold.Changes() // the file is this run's from the start, empty until states come
+	f.save(true)
 	for {
 		select {
 		case <-ctx.Done():
@@ -105,6 +107,7 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 			return cli.ExitInterrupted
 		case <-tick:
 			w.send(tp.updateOutputs(f.outputs(nil, f.settle())))
+			f.confirm()
 		case <-debounce.C:
 			armed = false
 		case b, ok := <-in:
@@ -121,8 +124,8 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 				err := w.close()
 				f.save(true)
 				code := f.end(err)
-				if code == cli.ExitOK && (bad > 0 || !errors.Is(b.err, io.EOF)) {
-					code = cli.ExitError // the input had lines that are not events
+				if code == cli.ExitOK && (bad > 0 || !errors.Is(b.err, io.EOF) || f.stateBad) {
+					code = cli.ExitError // lines that are not events, or no state file kept
 				}
 				return code
 			}
@@ -259,17 +262,43 @@ func (f *folder) save(force bool) time.Duration {
 		return wait
 	}
 	changes := f.fold.Changes()
-	err := state.Write(f.path, now, f.fold.States())
+	err := state.Write(f.path, now, f.keeper, f.fold.States())
 	f.lastWrite = now
-	if err != nil {
-		if msg := err.Error(); msg != f.stateErr {
-			f.prog.Errorf("state file: %v", err)
-			f.stateErr = msg
-		}
-		return 0
+	f.stateFailed(err)
+	if err == nil {
+		f.written = changes
+		f.confirmed = time.Now()
 	}
-	f.written, f.stateErr = changes, ""
 	return 0
+}
+
+// confirm touches the state file when this run has not written it for
+// half a --check: readers take a file nobody confirms for three checks as
+// left behind by an ag-fold that stopped.
+func (f *folder) confirm() {
+	if f.path == "" || time.Since(f.confirmed) < f.opts.Check/2 {
+		return
+	}
+	now := time.Now()
+	err := state.Touch(f.path, now)
+	f.stateFailed(err)
+	if err == nil {
+		f.confirmed = now
+	}
+}
+
+// stateFailed reports a state-file error once (until it changes or a
+// write works again); any makes the exit status 2.
+func (f *folder) stateFailed(err error) {
+	if err == nil {
+		f.stateErr = ""
+		return
+	}
+	f.stateBad = true
+	if msg := err.Error(); msg != f.stateErr {
+		f.prog.Errorf("state file: %v", err)
+		f.stateErr = msg
+	}
 }
 
 // end maps a write error to the exit status: a reader that went away ends

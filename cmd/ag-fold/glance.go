@@ -45,9 +45,18 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 		return code
 	}
 	if to.Push {
+		// tmux shows what ag-fold keeps current: a stale state is not
+		// pushed, and leftovers of a pipeline that died are cleared.
+		current := states[:0:0]
+		for _, s := range states {
+			if s.Stale == "" {
+				current = append(current, s)
+			}
+		}
 		socket, name := to.Server()
 		p := newPusher(&tmux.Client{Socket: socket, Name: name}, f.prog.Errorf, f.now)
-		p.update(states)
+		p.dirty = true // list the panes even with no state: leftovers go
+		p.update(current)
 		if !p.sync(ctx) {
 			code = cli.ExitError
 		}

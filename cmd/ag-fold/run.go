@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
@@ -84,7 +85,7 @@ state file.`
 type options struct {
 	cli.Common
 	cli.Filter
-	Snapshot bool          `long:"snapshot" description:"print the current states once and exit: folded from stdin when it is a pipe or file with data, else read from the state file"`
+	Snapshot bool          `long:"snapshot" description:"print the current states once and exit: folded from stdin when it is a pipe or file, else read from the state file"`
 	Pass     bool          `long:"pass" description:"also write every event read to stdout, before the states it changed"`
 	State    string        `long:"state" value-name:"FILE" description:"the state file to write or read (default $AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json)"`
 	NoState  bool          `long:"no-state" description:"do not write the state file"`
@@ -113,7 +114,10 @@ type folder struct {
 	written   uint64 // fold.Changes() when the state file was last written
 	lastWrite time.Time
 	stateErr  string // last state-file error reported, so it is said once
-	wrote     bool   // something reached stdout
+	stateBad  bool   // writing the state file failed at some point: exit 2
+	keeper    state.Writer
+	confirmed time.Time // the state file last written or touched (wall clock)
+	wrote     bool      // something reached stdout
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -165,7 +169,39 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 	if f.opts.NoState {
 		f.path = ""
 	}
+	if code := f.claim(); code != cli.ExitOK {
+		return code
+	}
 	return f.follow(ctx, stdin)
+}
+
+// claim makes the state file this run's: its folder must exist (the
+// default one is made, 0700; one named with --state is not, so a typo is
+// an error rather than a tree of new folders), and a file another running
+// ag-fold keeps is left to it, with a warning, rather than overwritten by
+// a one-off fold.
+func (f *folder) claim() int {
+	if f.path == "" {
+		return cli.ExitOK
+	}
+	dir := filepath.Dir(f.path)
+	if f.opts.State == "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			f.prog.Errorf("state file: %v", err)
+			return cli.ExitError
+		}
+	} else if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		f.prog.Errorf("--state %s: no folder %s (create it, or see --no-state)", f.opts.State, dir)
+		return cli.ExitError
+	}
+	f.keeper = state.Self(f.opts.Check)
+	if old, err := state.Load(f.path); err == nil && old.Writer.PID != f.keeper.PID {
+		if ok, _ := state.Local().Current(old); ok {
+			f.prog.Errorf("%s is kept by another ag-fold (pid %d): not writing it (give --state FILE or --no-state)", f.path, old.Writer.PID)
+			f.path = ""
+		}
+	}
+	return cli.ExitOK
 }
 
 // snapshot prints the states folded from stdin, or the state file's.
@@ -225,8 +261,10 @@ func (f *folder) snapshot(ctx context.Context, stdin io.Reader) int {
 	return cli.ExitOK
 }
 
-// stdinData returns stdin to read when it is a pipe or a file with data; a
-// terminal, /dev/null or an empty input means "read the state file".
+// stdinData returns stdin to read when it is a pipe or a file: what came
+// on it is the answer, nothing included (ag-tail --once that found nothing
+// is no reason to show an old state file). A terminal or /dev/null (a
+// prompt, tmux's #(), a service) means "read the state file".
 func stdinData(stdin io.Reader) (io.Reader, bool) {
 	if stdin == nil {
 		return nil, false
@@ -237,11 +275,7 @@ func stdinData(stdin io.Reader) (io.Reader, bool) {
 			return nil, false
 		}
 	}
-	br := bufio.NewReader(stdin)
-	if _, err := br.Peek(1); err != nil {
-		return nil, false
-	}
-	return br, true
+	return stdin, true
 }
 
 // settle runs what the end of input or a tick decides: processes that

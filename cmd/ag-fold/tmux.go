@@ -80,6 +80,10 @@ func (f *folder) startTmux(ctx context.Context, o tmuxOptions) *pusher {
 	}
 	socket, name := o.Server()
 	p := newPusher(&tmux.Client{Socket: socket, Name: name}, f.prog.Errorf, f.now)
+	// A first sync even before any state: options an earlier run left
+	// (one killed before it could clear them) go at once.
+	p.dirty = true
+	p.wake <- struct{}{}
 	p.start(ctx)
 	return p
 }

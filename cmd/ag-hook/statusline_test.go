@@ -114,7 +114,7 @@ func TestStatuslineWaiting(t *testing.T) {
 		e.Src, e.Status = event.SrcFold, status
 		return e
 	}
-	if err := state.Write(filepath.Join(dir, "state.json"), now, []event.Event{
+	if err := state.Write(filepath.Join(dir, "state.json"), now, state.Self(0), []event.Event{
 		st("claude", "sl-1", event.StatusWaiting), // this session: not "other"
 		st("claude", "a", event.StatusWaiting),
 		st("codex", "sl-1", event.StatusWaiting), // another agent's session with the same id
@@ -316,7 +316,7 @@ func BenchmarkStatusline(b *testing.B) {
 	dir := b.TempDir()
 	env := map[string]string{"AG_DIR": dir}
 	now := time.Now()
-	state.Write(filepath.Join(dir, "state.json"), now, nil)
+	state.Write(filepath.Join(dir, "state.json"), now, state.Self(0), nil)
 	var out bytes.Buffer
 	for i := 0; b.Loop(); i++ {
 		out.Reset()

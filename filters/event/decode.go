@@ -204,6 +204,8 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 		e.Gen, err = d.Int()
 	case "token":
 		e.Token, err = d.str()
+	case "stale":
+		e.Stale, err = d.str()
 	case "action":
 		e.Action, err = d.str()
 	default:

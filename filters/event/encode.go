@@ -59,6 +59,7 @@ func AppendJSON(b []byte, e *Event) []byte {
 		b = strconv.AppendInt(b, e.Gen, 10)
 	}
 	b = appendStr(b, "token", e.Token, false)
+	b = appendStr(b, "stale", e.Stale, false)
 	b = appendStr(b, "model", e.Model, false)
 	if t := e.Tokens; t != nil {
 		b = append(b, `,"tokens":{"in":`...)
@@ -206,3 +207,6 @@ func appendTime(b []byte, t time.Time) []byte {
 		byte('0'+sec/10), byte('0'+sec%10), '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 'Z')
 	return b
 }
+
+// AppendString appends s as a JSON string, escaped as events are.
+func AppendString(b []byte, s string) []byte { return appendQuoted(b, s) }

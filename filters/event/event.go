@@ -168,6 +168,10 @@ type Event struct {
 	Since  *Time  `json:"since,omitzero"`
 	Gen    int64  `json:"gen,omitzero"`
 	Token  string `json:"token,omitempty"`
+	// Stale says why a state read back may no longer hold: the ag-fold
+	// that kept the state file is gone, or the state's host stopped being
+	// heard. ag-fold never writes it for its own sessions; readers set it.
+	Stale string `json:"stale,omitempty"`
 
 	// Action / keys (ag-notify, ag-keys).
 	Action  string `json:"action,omitempty"`

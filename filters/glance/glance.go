@@ -32,6 +32,11 @@ func Icon(status, attention string) string {
 	return ""
 }
 
+// StaleIcon stands for a session whose state nobody keeps current any
+// more (the ag-fold that kept the state file stopped): the agent is there,
+// what it does is not known.
+const StaleIcon = "?"
+
 // Rank orders statuses by how much they want the user: waiting, then
 // failed (a turn ended in an error), working, done, idle; gone and unknown
 // rank lowest. Worst-of over several sessions keeps the highest.
@@ -54,14 +59,23 @@ func Rank(status string) int {
 // Counts is how many live sessions are in each status.
 type Counts struct {
 	Waiting, Failed, Working, Done, Idle int
+	// Stale counts sessions whose state may no longer hold (Event.Stale),
+	// in no status.
+	Stale int
 	// Total counts every session that is not gone.
 	Total int
 }
 
-// Count tallies states; gone sessions are not counted.
+// Count tallies states; gone sessions are not counted, stale ones only as
+// stale.
 func Count(states []event.Event) Counts {
 	var c Counts
 	for i := range states {
+		if states[i].Stale != "" && states[i].Status != event.StatusGone {
+			c.Stale++
+			c.Total++
+			continue
+		}
 		c.Add(states[i].Status)
 	}
 	return c
@@ -87,14 +101,14 @@ func (c *Counts) Add(status string) {
 }
 
 // Summary is the counts as icons, most urgent first, zero counts and idle
-// left out: "⏳2 ✗1 ⚙1 ✓3"; "" when nothing is waiting, failed, working
-// or done.
+// left out, stale sessions last: "⏳2 ✗1 ⚙1 ✓3", "?2"; "" when nothing is
+// waiting, failed, working, done or stale.
 func (c Counts) Summary() string {
 	var b strings.Builder
 	for _, p := range [...]struct {
 		icon string
 		n    int
-	}{{"⏳", c.Waiting}, {"✗", c.Failed}, {"⚙", c.Working}, {"✓", c.Done}} {
+	}{{"⏳", c.Waiting}, {"✗", c.Failed}, {"⚙", c.Working}, {"✓", c.Done}, {StaleIcon, c.Stale}} {
 		if p.n == 0 {
 			continue
 		}

@@ -1,0 +1,72 @@
+package alive
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// clockTicks is USER_HZ, 100 on every Linux ag runs on (it is fixed by the
+// kernel ABI for /proc, whatever CONFIG_HZ is).
+const clockTicks = 100
+
+// StartTime reads when pid started: /proc/PID/stat field 22 (ticks since
+// boot) plus btime from /proc/stat.
+func StartTime(pid int) (time.Time, bool) {
+	// open, one read, close: this runs every --check for every session,
+	// and os.ReadFile would add a poller registration and an fstat.
+	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return time.Time{}, false
+	}
+	var buf [1024]byte // the fields up to starttime come well within it
+	n, err := syscall.Read(fd, buf[:])
+	syscall.Close(fd)
+	if err != nil || n <= 0 {
+		return time.Time{}, false
+	}
+	b := buf[:n]
+	// comm (field 2) may hold spaces and parens: count from the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return time.Time{}, false
+	}
+	fields := bytes.Fields(b[i+1:])
+	const starttime = 22 - 3 // fields after comm start at field 3
+	if len(fields) <= starttime {
+		return time.Time{}, false
+	}
+	ticks, err := strconv.ParseInt(string(fields[starttime]), 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	boot, ok := bootTime()
+	if !ok {
+		return time.Time{}, false
+	}
+	return boot.Add(time.Duration(ticks) * time.Second / clockTicks), true
+}
+
+// bootTime is read once: the liveness check runs every few seconds for
+// every session, and /proc/stat is the costliest file it reads.
+var bootTime = sync.OnceValues(readBootTime)
+
+func readBootTime() (time.Time, bool) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return time.Time{}, false
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(line, []byte("btime ")); ok {
+			sec, err := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
+			if err != nil {
+				return time.Time{}, false
+			}
+			return time.Unix(sec, 0), true
+		}
+	}
+	return time.Time{}, false
+}
