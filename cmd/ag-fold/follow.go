@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/state"
 )
@@ -18,6 +19,7 @@ import (
 type batch struct {
 	events []event.Event
 	raws   [][]byte
+	lines  []int // each event's input line, for messages
 	err    error
 }
 
@@ -57,6 +59,7 @@ func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *ba
 					b.err = err
 					break
 				}
+				b.lines = append(b.lines, r.Line())
 				if f.opts.Pass {
 					raw := make([]byte, len(line)+1)
 					raw[copy(raw, line)] = '\n'
@@ -124,8 +127,8 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 				err := w.close()
 				f.save(true)
 				code := f.end(err)
-				if code == cli.ExitOK && (bad > 0 || !errors.Is(b.err, io.EOF) || f.stateBad) {
-					code = cli.ExitError // lines that are not events, or no state file kept
+				if code == cli.ExitOK && (bad > 0 || !errors.Is(b.err, io.EOF) || f.stateBad || f.filter.Failed() > 0) {
+					code = cli.ExitError // lines that are not events, no state file kept, a failed expression
 				}
 				return code
 			}
@@ -146,8 +149,9 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 // output is one line to write: an input event passed through (raw is its
 // line) or a state.
 type output struct {
-	ev  *event.Event
-	raw []byte
+	ev   *event.Event
+	raw  []byte
+	line int // the input line it comes from; 0 for a --check's
 }
 
 // apply folds one batch and returns what to write, in order.
@@ -159,12 +163,12 @@ func (f *folder) apply(b *batch) []output {
 	idx := make([]int, 0, 2*len(b.events)) // outs[i] is states[idx[i]]: set once states stop growing
 	for i := range b.events {
 		if f.opts.Pass {
-			outs = append(outs, output{ev: &b.events[i], raw: b.raws[i]})
+			outs = append(outs, output{ev: &b.events[i], raw: b.raws[i], line: b.lines[i]})
 			idx = append(idx, -1)
 		}
 		for _, s := range f.fold.Apply(&b.events[i]) {
 			states = append(states, s)
-			outs = append(outs, output{})
+			outs = append(outs, output{line: b.lines[i]})
 			idx = append(idx, len(states)-1)
 		}
 	}
@@ -204,8 +208,9 @@ func (f *folder) startWriter() *writer {
 				}
 				if o.raw != nil && !f.filter.Active() {
 					err = f.out.Raw(o.raw)
-				} else {
-					err = f.filter.Write(f.out, o.ev)
+				} else if err = f.filter.Write(f.out, o.ev); evfilter.IsExprError(err) {
+					f.prog.Errorf("%s: %v", statePlace(o.ev, o.line), err)
+					err = nil
 				}
 			}
 			if err == nil && len(w.ch) == 0 {

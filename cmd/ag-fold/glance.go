@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"strings"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
-	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/tmpl"
 	"github.com/agwatch/ag/filters/tmux"
 )
@@ -40,10 +38,11 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 			return cli.ExitError
 		}
 	}
-	states, code := f.loadStates(ctx, stdin)
+	src, code := f.load(ctx, stdin, true)
 	if code != cli.ExitOK {
 		return code
 	}
+	states := src.states
 	if to.Push {
 		// tmux shows what ag-fold keeps current: a stale state is not
 		// pushed, and leftovers of a pipeline that died are cleared.
@@ -88,35 +87,3 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 	return code
 }
 
-// loadStates folds stdin when it has data, else reads the state file.
-func (f *folder) loadStates(ctx context.Context, stdin io.Reader) ([]event.Event, int) {
-	in, fromStdin := stdinData(stdin)
-	if !fromStdin {
-		states, err := state.Read(f.path)
-		switch {
-		case errors.Is(err, state.ErrNoFile):
-			return nil, cli.ExitNoMatch
-		case err != nil:
-			f.prog.Errorf("%s: %v", f.path, err)
-			return nil, cli.ExitError
-		}
-		return states, cli.ExitOK
-	}
-	r := f.prog.NewReader(in, "<stdin>")
-	var e event.Event
-	for ctx.Err() == nil {
-		if _, err := r.Next(&e); err != nil {
-			if !errors.Is(err, io.EOF) {
-				f.prog.Errorf("<stdin>: %v", err)
-				return nil, cli.ExitError
-			}
-			break
-		}
-		f.fold.Apply(&e)
-	}
-	if ctx.Err() != nil {
-		return nil, cli.ExitInterrupted
-	}
-	f.settle()
-	return f.fold.States(), cli.ExitOK
-}

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -85,6 +84,7 @@ state file.`
 type options struct {
 	cli.Common
 	cli.Filter
+	cli.Slurp
 	Snapshot bool          `long:"snapshot" description:"print the current states once and exit: folded from stdin when it is a pipe or file, else read from the state file"`
 	Pass     bool          `long:"pass" description:"also write every event read to stdout, before the states it changed"`
 	State    string        `long:"state" value-name:"FILE" description:"the state file to write or read (default $AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json)"`
@@ -146,7 +146,7 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	var err error
-	if f.filter, err = evfilter.New(f.opts.Filter); err != nil {
+	if f.filter, err = evfilter.New(ctx, f.opts.Filter); err != nil {
 		f.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
@@ -155,6 +155,14 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)
+	}
+	if f.opts.Slurp.Slurp && !f.opts.Snapshot {
+		f.prog.Errorf("--slurp goes with --snapshot: a following fold has no end to run it at")
+		return cli.ExitError
+	}
+	if err := f.filter.Slurp(f.opts.Slurp.Slurp); err != nil {
+		f.prog.Errorf("%v", err)
+		return cli.ExitError
 	}
 	if f.opts.Format != "" && !f.opts.Snapshot {
 		f.prog.Errorf("--format goes with --snapshot (see ag-fold --help)")
@@ -202,80 +210,6 @@ func (f *folder) claim() int {
 		}
 	}
 	return cli.ExitOK
-}
-
-// snapshot prints the states folded from stdin, or the state file's.
-func (f *folder) snapshot(ctx context.Context, stdin io.Reader) int {
-	in, fromStdin := stdinData(stdin)
-	var states []event.Event
-	bad := 0
-	if fromStdin {
-		r := f.prog.NewReader(in, "<stdin>")
-		var e event.Event
-		for ctx.Err() == nil {
-			if _, err := r.Next(&e); err != nil {
-				if !errors.Is(err, io.EOF) {
-					f.prog.Errorf("<stdin>: %v", err)
-					return cli.ExitError
-				}
-				break
-			}
-			f.fold.Apply(&e)
-		}
-		if ctx.Err() != nil {
-			return cli.ExitInterrupted
-		}
-		bad = r.Bad
-		f.settle()
-		states = f.fold.States()
-	} else {
-		var err error
-		if states, err = state.Read(f.path); err != nil {
-			if errors.Is(err, state.ErrNoFile) {
-				f.prog.Errorf("no state file at %s (is ag-fold running?)", f.path)
-				return cli.ExitNoMatch
-			}
-			f.prog.Errorf("%s: %v", f.path, err)
-			return cli.ExitError
-		}
-	}
-	for i := range states {
-		if err := f.filter.Write(f.out, &states[i]); err != nil {
-			if cli.IsClosedPipe(err) {
-				return cli.ExitOK
-			}
-			f.prog.Errorf("%v", err)
-			return cli.ExitError
-		}
-	}
-	if err := f.stdout.Flush(); err != nil && !cli.IsClosedPipe(err) {
-		f.prog.Errorf("%v", err)
-		return cli.ExitError
-	}
-	switch {
-	case bad > 0:
-		return cli.ExitError
-	case !f.wrote:
-		return cli.ExitNoMatch
-	}
-	return cli.ExitOK
-}
-
-// stdinData returns stdin to read when it is a pipe or a file: what came
-// on it is the answer, nothing included (ag-tail --once that found nothing
-// is no reason to show an old state file). A terminal or /dev/null (a
-// prompt, tmux's #(), a service) means "read the state file".
-func stdinData(stdin io.Reader) (io.Reader, bool) {
-	if stdin == nil {
-		return nil, false
-	}
-	if file, ok := stdin.(*os.File); ok {
-		fi, err := file.Stat()
-		if err != nil || fi.Mode()&os.ModeCharDevice != 0 {
-			return nil, false
-		}
-	}
-	return stdin, true
 }
 
 // settle runs what the end of input or a tick decides: processes that

@@ -125,11 +125,19 @@ func newCmd(stdout, stderr io.Writer) *cmd {
 }
 
 func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
+	code := c.dispatch(ctx, args, stdin)
+	if c.filter != nil && c.filter.Failed() > 0 && code < cli.ExitError {
+		return cli.ExitError // an expression failed on an event (reported)
+	}
+	return code
+}
+
+func (c *cmd) dispatch(ctx context.Context, args []string, stdin io.Reader) int {
 	rest, done, code := c.prog.Parse(&c.opts, args)
 	if done {
 		return code
 	}
-	f, err := evfilter.New(c.opts.Filter)
+	f, err := evfilter.New(ctx, c.opts.Filter)
 	if err != nil {
 		c.prog.Errorf("%v", err)
 		return cli.ExitError
@@ -230,8 +238,9 @@ func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 			c.prog.Errorf("<stdin>: %v", err)
 			return cli.ExitError
 		}
+		at := cli.Place{Name: "<stdin>", Line: l.line}
 		if c.opts.Pass {
-			if err := c.emit(e); err != nil {
+			if err := c.emitAt(e, at); err != nil {
 				return c.writeErr(err)
 			}
 		}
@@ -243,7 +252,7 @@ func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 			code = cli.ExitError
 			c.prog.Errorf("<stdin>:%d: %s", l.line, r.ev.Reason)
 		}
-		if err := c.emit(&r.ev); err != nil {
+		if err := c.emitAt(&r.ev, at); err != nil {
 			return c.writeErr(err)
 		}
 	}
@@ -253,7 +262,21 @@ func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 	return code
 }
 
-func (c *cmd) emit(e *event.Event) error { return c.filter.Write(c.out, e) }
+// emit writes one event through --where/--jq.
+func (c *cmd) emit(e *event.Event) error {
+	return c.emitAt(e, cli.Place{What: "the keys event"})
+}
+
+// emitAt is emit for an event that came from at: an expression that fails
+// on it is reported there, and the run goes on.
+func (c *cmd) emitAt(e *event.Event, at cli.Place) error {
+	err := c.filter.Write(c.out, e)
+	if evfilter.IsExprError(err) {
+		c.prog.Errorf("%s: %v", at, err)
+		return nil
+	}
+	return err
+}
 
 func (c *cmd) writeErr(err error) int {
 	if errors.Is(err, cli.ErrClosed) {

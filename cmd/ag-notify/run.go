@@ -79,7 +79,9 @@ type cmd struct {
 	now    func() time.Time
 	self   string // the ag-notify binary a tmux popup runs; "" = this one
 	out    *cli.Writer
-	filter *evfilter.Filter
+	filter *evfilter.Filter // --jq: what is written
+	where  *evfilter.Filter // --where: what is notified
+	at     cli.Place        // where the event being observed came from
 	tmux   *tmux.Client
 	agents notify.Agents
 	policy *notify.Policy
@@ -141,16 +143,24 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 		}
 		return cli.ExitOK
 	}
-	f, err := evfilter.New(c.opts.Filter)
-	if err != nil {
+	// --where chooses what to notify about; every event still passes
+	// through (the stages after, ag-keys, need theirs), through --jq.
+	var err error
+	if c.where, err = evfilter.New(ctx, cli.Filter{Where: c.opts.Where}); err != nil {
 		c.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
-	c.filter = f
+	if c.filter, err = evfilter.New(ctx, cli.Filter{JQ: c.opts.JQ, Raw: c.opts.Raw}); err != nil {
+		c.prog.Errorf("%v", err)
+		return cli.ExitError
+	}
 	socket, name := c.opts.Server()
 	c.tmux = &tmux.Client{Socket: socket, Name: name}
 	c.look = newLooker(c.tmux, c.now)
 	cfg := notify.Config{Debounce: c.opts.Debounce, Cooldown: c.opts.Cooldown, MaxAge: c.opts.MaxAge, Agents: c.agents}
+	if c.opts.Where != "" {
+		cfg.Wanted = c.wanted
+	}
 	if !c.opts.NoQuiet {
 		cfg.Looking = c.look.Looking
 	}
@@ -177,14 +187,17 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 // input is one event read from stdin, with its line.
 type input struct {
 	line []byte
+	at   cli.Place
 	e    event.Event
 }
 
-func (c *cmd) read(r *cli.Reader, lines chan<- input) {
+func (c *cmd) read(r *cli.Reader, lines chan<- input, bad *int) {
 	defer close(lines)
 	for {
 		var in input
 		line, err := r.Next(&in.e)
+		in.at = cli.Place{Name: "<stdin>", Line: r.Line()}
+		*bad = r.Bad // read by loop only once lines is closed
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				c.prog.Errorf("<stdin>: %v", err)
@@ -202,7 +215,8 @@ func (c *cmd) read(r *cli.Reader, lines chan<- input) {
 // come here, so events leave in the order they happened.
 func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 	lines := make(chan input, 256)
-	go c.read(c.prog.NewReader(stdin, "<stdin>"), lines)
+	bad := 0
+	go c.read(c.prog.NewReader(stdin, "<stdin>"), lines, &bad)
 
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -256,6 +270,9 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 		case in, ok := <-lines:
 			if !ok {
 				lines, eof = nil, true
+				if bad > 0 {
+					code = cli.ExitError // lines that were not events (reported)
+				}
 				continue
 			}
 			if err := c.pass(&in); err != nil {
@@ -267,6 +284,7 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 				c.prog.Errorf("%v", err)
 				code = cli.ExitError
 			}
+			c.at = in.at
 			c.act(c.policy.Observe(c.now(), &in.e))
 			rearm()
 		case <-timer.C:
@@ -285,6 +303,9 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 			c.emit(actionEvent(c.now(), p))
 		case <-allDone:
 			c.finish(allDone)
+			if c.filter.Failed() > 0 || c.where.Failed() > 0 {
+				code = cli.ExitError // an expression failed on an event (reported)
+			}
 			return code
 		}
 	}
@@ -311,11 +332,27 @@ func (c *cmd) finish(allDone <-chan struct{}) {
 	}
 }
 
+// wanted is --where for the policy: may this state notify? An expression
+// failing on it is reported where it came from, and it does not.
+func (c *cmd) wanted(e *event.Event) bool {
+	ok, err := c.where.Match(e)
+	if err != nil {
+		c.prog.Errorf("%s: %v", c.at, err)
+	}
+	return ok
+}
+
+// pass writes an input event on, as read (or through --jq).
 func (c *cmd) pass(in *input) error {
 	if !c.filter.Active() {
 		return c.out.Raw(in.line)
 	}
-	return c.filter.Write(c.out, &in.e)
+	err := c.filter.Write(c.out, &in.e)
+	if evfilter.IsExprError(err) {
+		c.prog.Errorf("%s: %v", in.at, err)
+		return nil
+	}
+	return err
 }
 
 // act hands decisions to every backend's queue. A full queue (a backend
@@ -348,7 +385,11 @@ func (c *cmd) report(r result) {
 }
 
 func (c *cmd) emit(e event.Event) {
-	if err := c.filter.Write(c.out, &e); err != nil && !errors.Is(err, cli.ErrClosed) {
+	err := c.filter.Write(c.out, &e)
+	switch {
+	case evfilter.IsExprError(err):
+		c.prog.Errorf("the %s event: %v", e.Kind, err)
+	case err != nil && !errors.Is(err, cli.ErrClosed):
 		c.prog.Errorf("%v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 )
 
@@ -27,8 +28,8 @@ not json
 	var out, errb strings.Builder
 	dir := t.TempDir()
 	code := newCmd(&out, &errb, func(string) string { return "" }).main(t.Context(), []string{"--exec", "touch " + dir + "/ran"}, strings.NewReader(in))
-	if code != 0 {
-		t.Errorf("exit %d", code)
+	if code != cli.ExitError {
+		t.Errorf("exit %d; want 2: two lines were not events (reported, the stream went on)", code)
 	}
 	var want []string
 	for _, l := range strings.Split(in, "\n") {

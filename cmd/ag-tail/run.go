@@ -63,6 +63,8 @@ type tail struct {
 	meters  map[string]struct{} // meter ids written, across files
 	scratch []byte              // read buffer, shared by all sources
 	err     error               // first write error; ends the run
+	at      cli.Place           // the line being read, for messages
+	bad     int                 // lines reported as broken: exit 2
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -107,7 +109,7 @@ func (t *tail) main(ctx context.Context, args []string) int {
 		return cli.ExitError
 	}
 	var err error
-	if t.filter, err = evfilter.New(t.opts.Filter); err != nil {
+	if t.filter, err = evfilter.New(ctx, t.opts.Filter); err != nil {
 		t.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
@@ -121,6 +123,9 @@ func (t *tail) main(ctx context.Context, args []string) int {
 	}
 	switch {
 	case err == nil:
+		if t.bad > 0 || t.filter.Failed() > 0 {
+			return cli.ExitError // lines that are not events, or a failed expression (reported)
+		}
 	case cli.IsClosedPipe(err):
 		return cli.ExitOK
 	case errors.Is(err, context.Canceled):
@@ -162,12 +167,12 @@ func (t *tail) emit(e *event.Event) {
 		t.meters[e.ID] = struct{}{}
 	}
 	if err := t.filter.Write(t.out, e); err != nil {
-		if cli.IsClosedPipe(err) || !t.filter.Active() {
+		if !evfilter.IsExprError(err) {
 			t.err = err
 			return
 		}
 		// A jq expression failing on one event is that event's problem.
-		t.prog.Errorf("%s: %v", e.ID, err)
+		t.prog.Errorf("%s: %v", t.at, err)
 	}
 }
 

@@ -150,8 +150,10 @@ func (t *tail) lines(s *source, b []byte) []byte {
 
 // handle turns one line into events.
 func (t *tail) handle(s *source, line []byte) {
+	t.at = cli.Place{Name: s.path, Line: s.line}
 	if s.parser != nil {
 		if err := s.parser.Parse(line, t.emit); err != nil {
+			t.bad++
 			t.prog.Errorf("%s:%d: %v", s.path, s.line, err)
 		}
 		return
@@ -161,10 +163,12 @@ func (t *tail) handle(s *source, line []byte) {
 	}
 	e := &s.ev
 	if err := event.Decode(line, e); err != nil {
+		t.bad++
 		t.prog.Errorf("%s:%d: %v", s.path, s.line, err)
 		return
 	}
 	if err := e.Validate(); err != nil {
+		t.bad++
 		t.prog.Errorf("%s:%d: %v", s.path, s.line, err)
 		return
 	}

@@ -43,6 +43,10 @@ type Config struct {
 	// Looking reports whether the user is looking at pane now (tmux pane
 	// active in an attached session, terminal frontmost). Nil: never.
 	Looking func(pane string) bool
+	// Wanted says whether a state may notify at all (ag-notify --where);
+	// an unwanted one is still observed, so what it ends is taken back
+	// and a later wanted edge knows what came before. Nil: every state.
+	Wanted func(e *event.Event) bool
 }
 
 // Op is what to do with a note.
@@ -115,7 +119,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 	var out []Decision
 	delivered := false
 	switch {
-	case !fresh || !moved:
+	case !fresh || !moved || p.cfg.Wanted != nil && !p.cfg.Wanted(e):
 	case e.Status == event.StatusWaiting:
 		if d, ok := p.fire(now, s, p.cfg.Agents.Build(KindWaiting, e)); ok {
 			out, delivered = append(out, d), true

@@ -33,8 +33,33 @@ type Common struct {
 
 // Filter are the options of every program that reads events.
 type Filter struct {
-	Where string `long:"where" value-name:"EXPR" unquote:"false" description:"keep only events for which the jq expression EXPR is true"`
-	JQ    string `long:"jq" value-name:"EXPR" unquote:"false" description:"transform each event with the jq expression EXPR; its results are written instead"`
+	Where string `long:"where" value-name:"EXPR" unquote:"false" description:"write only events for which the jq expression EXPR is true"`
+	JQ    string `long:"jq" value-name:"EXPR" unquote:"false" description:"write the results of the jq expression EXPR on each event instead"`
+	Raw   bool   `short:"r" long:"raw" description:"with --jq: write a string result as plain text (jq -r)"`
+}
+
+// Slurp is --slurp, for programs whose input ends (ag-fold --snapshot,
+// ag-tail --once).
+type Slurp struct {
+	Slurp bool `short:"s" long:"slurp" description:"with --jq: run it once, over the array of every event (jq -s)"`
+}
+
+// Place is where an event came from, for messages: "<stdin>:42",
+// "FILE:7", or what stands for it ("the state of claude 5f24…").
+type Place struct {
+	Name string
+	Line int
+	What string // when there is no line
+}
+
+func (p Place) String() string {
+	switch {
+	case p.Line > 0:
+		return fmt.Sprintf("%s:%d", p.Name, p.Line)
+	case p.What != "":
+		return p.What
+	}
+	return p.Name
 }
 
 // Program describes one command for Parse.
