@@ -86,4 +86,3 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 	}
 	return code
 }
-
