@@ -86,6 +86,7 @@ func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *ba
 // goroutines share the work: one decodes, this one folds, one encodes and
 // writes, so each event's cost is spread over the machine's cores.
 func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
+	f.prog.Expecting(stdin, "pipe them in, as in ag-tail --follow | ag-fold")
 	bad := 0
 	in := f.read(ctx, stdin, &bad)
 	w := f.startWriter()

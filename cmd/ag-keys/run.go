@@ -203,6 +203,7 @@ type inputLine struct {
 
 // filterMode performs every action event on stdin.
 func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
+	c.prog.Expecting(stdin, "pipe ag-notify's button presses in, or give an action: ag-keys approve --pane %3")
 	in := c.prog.NewReader(stdin, "<stdin>")
 	// Read in the background, so a signal ends the filter while it waits
 	// for input: ag-pipeline stops its stages with SIGTERM, and a read

@@ -214,6 +214,7 @@ func (c *cmd) read(r *cli.Reader, lines chan<- input, bad *int) {
 // debounce deadlines, focus sweeps, backend results and button presses all
 // come here, so events leave in the order they happened.
 func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
+	c.prog.Expecting(stdin, "pipe ag-fold's states in, as in ag-tail --follow | ag-fold | ag-notify")
 	lines := make(chan input, 256)
 	bad := 0
 	go c.read(c.prog.NewReader(stdin, "<stdin>"), lines, &bad)
