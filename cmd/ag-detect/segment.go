@@ -41,7 +41,10 @@ func (d *detector) segment(pane string) int {
 	var t *tmpl.Template // nil: the default format, written by hand
 	if d.opts.Format != "" {
 		var err error
-		if t, err = tmpl.New("segment").Option("missingkey=zero").Parse(d.opts.Format); err != nil {
+		if t, err = tmpl.New("segment").Option("missingkey=zero").Parse(d.opts.Format); err == nil {
+			err = t.CheckFields(segmentData{})
+		}
+		if err != nil {
 			d.prog.Errorf("--format: %v", err)
 			return cli.ExitError
 		}

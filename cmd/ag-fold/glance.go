@@ -33,7 +33,10 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 	var t *tmpl.Template
 	if g.Format != "" {
 		var err error
-		if t, err = tmpl.New("format").Option("missingkey=zero").Parse(g.Format); err != nil {
+		if t, err = tmpl.New("format").Option("missingkey=zero").Parse(g.Format); err == nil {
+			err = t.CheckFields(glanceData{})
+		}
+		if err != nil {
 			f.prog.Errorf("--format: %v", err)
 			return cli.ExitError
 		}

@@ -67,6 +67,9 @@ func (d *lineData) TemplateField(name string) (any, bool) {
 	return nil, false
 }
 
+// TemplateFields names TemplateField's fields, for error messages.
+func (d *lineData) TemplateFields() []string { return []string{"Others", "Waiting"} }
+
 // usd: 1.6712 → "$1.67"; under a dollar keeps three decimals.
 func usd(v float64) string {
 	if v != 0 && math.Abs(v) < 1 {
