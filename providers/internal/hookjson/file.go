@@ -2,6 +2,7 @@ package hookjson
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/agwatch/ag/providers/configtx"
 	"github.com/agwatch/ag/providers/provider"
@@ -34,9 +35,37 @@ func Install(ie provider.InstallEnv, path string, s *Spec) (provider.InstallResu
 	return edit(ie, path, s, func(d *Doc) []string { return d.Install(s) })
 }
 
-// Uninstall removes every handler of ours from the file at path.
+// Uninstall removes every handler of ours from the file at path. When
+// what is left means what the file before ag meant (its backup, which
+// holds nothing of ag's), the backup's bytes are written: the user's file
+// comes back byte for byte, down to an empty "hooks": {} ag's install
+// filled. When it means something else (the file changed since), what is
+// left stays as it is and a note says the backup is not it.
 func Uninstall(ie provider.InstallEnv, path string, s *Spec) (provider.InstallResult, error) {
-	return edit(ie, path, s, func(d *Doc) []string { return d.Uninstall(s) })
+	return edit(ie, path, s, func(d *Doc) []string {
+		actions := d.Uninstall(s)
+		if len(actions) == 0 {
+			return nil
+		}
+		backup := path + BackupSuffix
+		orig, err := os.ReadFile(backup)
+		if err != nil {
+			return actions
+		}
+		bd, err := Parse(orig)
+		if err != nil {
+			return actions
+		}
+		if st, _ := bd.Status(s); st != provider.NotInstalled {
+			return actions
+		}
+		now, err := Parse(d.Bytes())
+		if err == nil && now.canonical() == bd.canonical() {
+			d.replace = orig
+			return actions
+		}
+		return append(actions, fmt.Sprintf("! %s is not byte for byte the file before ag (%s): it changed since, and those changes are kept", path, backup))
+	})
 }
 
 // Status reads the file at path (as it is on disk).
