@@ -75,14 +75,23 @@ type options struct {
 type installOpts struct {
 	Agent  []string `long:"agent" value-name:"AGENT" description:"the agent whose config to edit (repeatable): claude, codex"`
 	DryRun bool     `long:"dry-run" description:"say what would change, write nothing"`
-	Hook   string   `long:"hook" value-name:"PATH" description:"the ag-hook path to write (default: the ag-hook that runs this)"`
+	Hook   string   `long:"hook" value-name:"PATH" description:"the ag-hook the hooks run (default: this one)"`
 	// Statusline also wraps Claude's statusLine (uninstall always restores it).
-	Statusline bool `long:"statusline" description:"install: also make the agent's statusLine run ag-hook statusline, passing on to the command it had (uninstall restores that command)"`
+	Statusline bool `long:"statusline" description:"also make Claude's statusLine run ag-hook statusline, keeping yours"`
+	Force      bool `long:"force" description:"install for an agent that does not seem to be on this machine"`
+	Verbose    bool `short:"v" long:"verbose" description:"list every hook added or removed"`
+}
+
+type uninstallOpts struct {
+	Agent   []string `long:"agent" value-name:"AGENT" description:"the agent whose config to edit (repeatable): claude, codex"`
+	DryRun  bool     `long:"dry-run" description:"say what would change, write nothing"`
+	Verbose bool     `short:"v" long:"verbose" description:"list every hook removed"`
 }
 
 type statusOpts struct {
-	Agent []string `long:"agent" value-name:"AGENT" description:"the agent to check (repeatable; default: every agent ag can install for)"`
-	Hook  string   `long:"hook" value-name:"PATH" description:"the ag-hook path the config should run (default: the ag-hook that runs this)"`
+	Agent   []string `long:"agent" value-name:"AGENT" description:"the agent to check (repeatable; default: every agent on this machine)"`
+	Hook    string   `long:"hook" value-name:"PATH" description:"the ag-hook the hooks should run (default: this one)"`
+	Verbose bool     `short:"v" long:"verbose" description:"say why, name the files and backups, every agent"`
 }
 
 // hookOpts and statuslineOpts describe what ag-hook runs itself, for the
@@ -130,7 +139,8 @@ func (c *cmd) main(args []string) int {
 		return c.statuslineHelp(args[1:])
 	}
 	var opts options
-	var inst, uninst installOpts
+	var inst installOpts
+	var uninst uninstallOpts
 	var stat statusOpts
 	parser := c.prog.NewParser(&opts)
 	for _, p := range providers.All() {
@@ -160,7 +170,7 @@ func (c *cmd) main(args []string) int {
 	case "install":
 		return c.install(inst, false)
 	case "uninstall":
-		return c.install(uninst, true)
+		return c.install(installOpts{Agent: uninst.Agent, DryRun: uninst.DryRun, Verbose: uninst.Verbose}, true)
 	case "status":
 		return c.status(stat)
 	case "":

@@ -16,6 +16,7 @@
 package e2e
 
 import (
+	"errors"
 	"context"
 	"fmt"
 	"os"
@@ -191,6 +192,22 @@ func (h *Harness) Run(timeout time.Duration, argv ...string) string {
 		h.T.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
 	}
 	return string(out)
+}
+
+// RunExit is Run for a program whose exit status is part of the answer
+// (ag-hook status): only a failure to run it fails the test.
+func (h *Harness) RunExit(timeout time.Duration, argv ...string) (string, int) {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir = h.Environ(), h.Project
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		h.T.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
+	}
+	return string(out), cmd.ProcessState.ExitCode()
 }
 
 // tailFile returns the last n lines of a file (each cut at 2000 bytes), or

@@ -34,6 +34,7 @@ type Doc struct {
 	indent  string   // "" writes compact
 	newline bool     // end with "\n"
 	replace []byte   // when set, Bytes is this (the user's own file, restored)
+	goes    bool     // uninstall: the file goes (ag's install made it)
 }
 
 // member is one "key": value pair. raw is nil where the value was parsed

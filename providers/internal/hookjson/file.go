@@ -1,7 +1,9 @@
 package hookjson
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/agwatch/ag/providers/configtx"
@@ -49,6 +51,12 @@ func Uninstall(ie provider.InstallEnv, path string, s *Spec) (provider.InstallRe
 		}
 		backup := path + BackupSuffix
 		orig, err := os.ReadFile(backup)
+		if errors.Is(err, fs.ErrNotExist) && len(d.members) == 0 {
+			// Nothing left, and no file from before ag: ag's install made
+			// this file, and it goes as it came.
+			d.goes = true
+			return actions
+		}
 		if err != nil {
 			return actions
 		}
@@ -102,6 +110,13 @@ func edit(ie provider.InstallEnv, path string, s *Spec, change func(*Doc) []stri
 			return res, nil
 		}
 		res.Changed = true
+		if d.goes {
+			if err := tx.Ours(path); err != nil {
+				return res, err
+			}
+			res.Actions = append(res.Actions, "~ "+path+": removed (ag's install had made it)")
+			return res, tx.Remove(path)
+		}
 		return res, tx.Write(path, d.Bytes())
 	})
 }
