@@ -133,8 +133,9 @@ func (q *Query) each(parent context.Context, v any, f func(any) bool) error {
 	var over atomic.Bool // the run is over: a late check does nothing
 	var base uint64
 	var samples []metrics.Sample
-	var watch *time.Timer
-	watch = time.AfterFunc(q.checkGap, func() {
+	var watch atomic.Pointer[time.Timer] // the next check, to stop
+	var check func()
+	check = func() {
 		if over.Load() {
 			return
 		}
@@ -154,9 +155,13 @@ func (q *Query) each(parent context.Context, v any, f func(any) bool) error {
 			cancel(ErrTime)
 			return
 		}
-		watch.Reset(q.checkGap)
-	})
-	defer func() { over.Store(true); watch.Stop() }()
+		watch.Store(time.AfterFunc(q.checkGap, check))
+	}
+	watch.Store(time.AfterFunc(q.checkGap, check))
+	defer func() {
+		over.Store(true)
+		watch.Load().Stop()
+	}()
 	iter := q.code.RunWithContext(ctx, v)
 	for {
 		r, ok := iter.Next()
