@@ -56,18 +56,32 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			d.prog.Errorf("--pane takes at most one pane, got %q (see ag-detect --help)", rest)
 			return cli.ExitError
 		}
+		// A prompt segment reads one file: every option of the tmux scan
+		// means nothing here.
+		if m := d.opts.Meaningless("watch", "all", "panes", "interval", "socket", "socket-name", "tmux-socket", "tmux-name"); m != "" {
+			d.prog.Errorf("%s means nothing with --pane, which reads the state file and never runs tmux (see ag-detect --help)", m)
+			return cli.ExitError
+		}
 		pane := ""
 		if len(rest) == 1 {
 			pane = rest[0]
+			if !paneID(pane) {
+				d.prog.Errorf("--pane %s: not a tmux pane id (%%3, as #{pane_id} and $TMUX_PANE give it)", pane)
+				return cli.ExitError
+			}
 		}
 		return d.segment(pane)
 	}
-	if len(rest) > 0 {
-		d.prog.Errorf("unexpected argument %q (see ag-detect --help)", rest[0])
+	if m := d.opts.Meaningless("format", "state"); m != "" {
+		d.prog.Errorf("%s goes with --pane (see ag-detect --help)", m)
 		return cli.ExitError
 	}
-	if d.opts.Format != "" {
-		d.prog.Errorf("--format goes with --pane")
+	if d.opts.Given("interval") && !d.opts.Watch {
+		d.prog.Errorf("--interval goes with --watch (see ag-detect --help)")
+		return cli.ExitError
+	}
+	if len(rest) > 0 {
+		d.prog.Errorf("unexpected argument %q (see ag-detect --help)", rest[0])
 		return cli.ExitError
 	}
 	if d.opts.Interval <= 0 {
@@ -85,6 +99,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return s.watch(ctx)
 	}
 	return s.once(ctx)
+}
+
+// paneID reports whether s is a tmux pane id: "%" and digits.
+func paneID(s string) bool {
+	if len(s) < 2 || s[0] != '%' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 const long = `ag-detect says which agent runs in which tmux pane, and what its screen shows.

@@ -145,6 +145,10 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		f.prog.Errorf("unexpected argument %q (events come on stdin; see ag-fold --help)", rest[0])
 		return cli.ExitError
 	}
+	if msg := f.refuse(); msg != "" {
+		f.prog.Errorf("%s (see ag-fold --help)", msg)
+		return cli.ExitError
+	}
 	var err error
 	if f.filter, err = evfilter.New(ctx, f.opts.Filter); err != nil {
 		f.prog.Errorf("%v", err)
@@ -181,6 +185,20 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return code
 	}
 	return f.follow(ctx, stdin)
+}
+
+// refuse names an option given that means nothing with the others.
+func (f *folder) refuse() string {
+	o := &f.opts
+	switch {
+	case o.Snapshot && o.Meaningless("pass", "no-state", "debounce") != "":
+		return o.Meaningless("pass", "no-state", "debounce") + " means nothing with --snapshot, which writes no state file and passes no events"
+	case o.NoState && o.Given("state"):
+		return "--state and --no-state exclude each other"
+	case !o.Push && o.Meaningless("socket", "socket-name", "tmux-socket", "tmux-name") != "":
+		return o.Meaningless("socket", "socket-name", "tmux-socket", "tmux-name") + " picks the tmux server for --tmux, which is not given"
+	}
+	return ""
 }
 
 // claim makes the state file this run's: its folder must exist (the

@@ -148,10 +148,20 @@ func (c *cmd) dispatch(ctx context.Context, args []string, stdin io.Reader) int 
 	if c.opts.StateFile == "" {
 		c.opts.StateFile = paths.StateFile(c.env)
 	}
+	word := ""
+	if len(rest) > 0 {
+		word = rest[0]
+	}
+	if m := c.meaningless(word); m != "" {
+		return c.usage("%s means nothing %s", m, map[bool]string{true: "when reading actions from stdin", false: "with " + word}[word == ""])
+	}
+	if o := c.opts.Agent; o != "" && providers.ByID(o) == nil {
+		return c.usage("--agent: unknown agent %q", o)
+	}
 	if len(rest) == 0 {
 		return c.filterMode(ctx, stdin)
 	}
-	word, rest := rest[0], rest[1:]
+	word, rest = rest[0], rest[1:]
 	switch word {
 	case "focus":
 		if len(rest) > 0 {
@@ -187,6 +197,32 @@ func (c *cmd) dispatch(ctx context.Context, args []string, stdin io.Reader) int 
 		return c.writeErr(err)
 	}
 	return r.code
+}
+
+// meaningless names an option given that word (an action, a command, ""
+// for reading actions from stdin) does not use.
+func (c *cmd) meaningless(word string) string {
+	o := &c.opts
+	launch := []string{"agent", "session", "prompt", "model", "fork", "transcript", "bin"}
+	focus := []string{"next-waiting", "client"}
+	var not []string
+	switch word {
+	case "focus":
+		not = append(append(not, launch...), "token", "pass")
+	case "resume":
+		not = append(append(not, focus...), "token", "pass", "prompt", "fork", "transcript")
+	case "resume-command":
+		not = append(append(not, focus...), "token", "pass", "prompt", "fork", "transcript", "socket", "socket-name", "dry-run")
+	case "spawn":
+		not = append(append(not, focus...), "token", "pass", "session")
+	case "":
+		not = append(append(not, launch...), focus...)
+		not = append(not, "token", "pane")
+	default: // an action
+		not = append(append(not, launch...), focus...)
+		not = append(not, "pass")
+	}
+	return o.Meaningless(not...)
 }
 
 func (c *cmd) usage(format string, a ...any) int {

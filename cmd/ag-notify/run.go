@@ -136,6 +136,10 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 		c.prog.Errorf("unexpected argument %q (see ag-notify --help)", rest[0])
 		return cli.ExitError
 	}
+	if msg := c.refuse(); msg != "" {
+		c.prog.Errorf("%s (see ag-notify --help)", msg)
+		return cli.ExitError
+	}
 	if c.opts.Popup != "" {
 		if err := popupMode(ctx, c.opts.Popup, c.opts.PopupID, c.opts.PopupReply, stdin, c.prog.Stdout); err != nil {
 			c.prog.Errorf("popup: %v", err)
@@ -182,6 +186,27 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 		b.Close()
 	}
 	return code
+}
+
+// refuse names an option given that means nothing with the others.
+func (c *cmd) refuse() string {
+	o := &c.opts
+	backends := map[string]bool{}
+	for _, b := range o.Backend {
+		backends[b] = true
+	}
+	auto := len(o.Backend) == 0 || backends["auto"]
+	switch {
+	case o.Ntfy == "" && o.Meaningless("ntfy-token", "ntfy-click") != "":
+		return o.Meaningless("ntfy-token", "ntfy-click") + " goes with --ntfy URL"
+	case o.Given("timeout") && o.Timeout == 0:
+		return "--timeout 0 would give every delivery no time at all"
+	case !auto && !backends["osc"] && o.Meaningless("osc", "osc-tty") != "":
+		return o.Meaningless("osc", "osc-tty") + " goes with --backend osc (or auto)"
+	case !auto && !backends["tmux"] && o.Given("tmux-popup"):
+		return "--tmux-popup goes with --backend tmux (or auto)"
+	}
+	return ""
 }
 
 // input is one event read from stdin, with its line.

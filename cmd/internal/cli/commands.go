@@ -37,6 +37,10 @@ func (p Program) ParseCommand(parser *flags.Parser, opts any, args []string) (co
 			return "", nil, true, ExitOK
 		}
 	}
+	if err := p.checkGiven(parser.Command, commonOf(opts)); err != nil {
+		p.Errorf("%v (see %s --help)", err, p.Name)
+		return "", nil, true, ExitError
+	}
 	if parser.Active != nil {
 		command = parser.Active.Name
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/jessevdk/go-flags"
 )
@@ -29,7 +30,14 @@ func Version() string {
 type Common struct {
 	Version bool `long:"version" description:"print the version and exit"`
 	Man     bool `long:"man" description:"print the manual page (troff) and exit"`
+
+	given map[string]bool // long names given on the command line
 }
+
+// Given reports whether the option long was given on the command line
+// (not merely at its default), so a program can refuse one that means
+// nothing in the mode it runs in.
+func (c *Common) Given(long string) bool { return c.given[long] }
 
 // Filter are the options of every program that reads events.
 type Filter struct {
@@ -100,7 +108,42 @@ func (p Program) Parse(opts any, args []string) (rest []string, done bool, code 
 			return nil, true, ExitOK
 		}
 	}
+	if err := p.checkGiven(parser.Command, commonOf(opts)); err != nil {
+		p.Errorf("%v (see %s --help)", err, p.Name)
+		return nil, true, ExitError
+	}
 	return rest, false, ExitOK
+}
+
+// checkGiven notes which options were given and refuses a negative
+// duration: no wait, interval or age is less than nothing.
+func (p Program) checkGiven(cmd *flags.Command, c *Common) error {
+	if c != nil && c.given == nil {
+		c.given = map[string]bool{}
+	}
+	var err error
+	var walk func(g *flags.Group)
+	walk = func(g *flags.Group) {
+		for _, o := range g.Options() {
+			if !o.IsSet() || o.IsSetDefault() {
+				continue
+			}
+			if c != nil {
+				c.given[o.LongName] = true
+			}
+			if d, ok := o.Value().(time.Duration); ok && d < 0 && err == nil {
+				err = fmt.Errorf("--%s %v: a duration cannot be negative", o.LongName, d)
+			}
+		}
+		for _, sub := range g.Groups() {
+			walk(sub)
+		}
+	}
+	walk(cmd.Group)
+	if cmd.Active != nil {
+		return errors.Join(err, p.checkGiven(cmd.Active, c))
+	}
+	return err
 }
 
 // NewParser builds the go-flags parser for opts; make man and tests use it.
@@ -122,6 +165,21 @@ func commonOf(opts any) *Common {
 		return h.common()
 	}
 	return nil
+}
+
+// Meaningless returns the first of names given on the command line, as
+// "--name", for a program to refuse: an option that means nothing in the
+// mode it runs in is a mistake to say, not to ignore. "" when none is.
+func (c *Common) Meaningless(names ...string) string {
+	for _, n := range names {
+		if c.Given(n) {
+			if len(n) == 1 {
+				return "-" + n
+			}
+			return "--" + n
+		}
+	}
+	return ""
 }
 
 // Errorf prints one error line to stderr, prefixed with the program's name.
