@@ -88,6 +88,7 @@ type cmd struct {
 	look   *looker
 
 	workers []*worker
+	failing map[string]string // backend → the failure last said, so it is said once
 	results chan result
 	presses chan press
 	wg      sync.WaitGroup
@@ -123,6 +124,7 @@ func newCmd(stdout, stderr io.Writer, env func(string) string) *cmd {
 			},
 		},
 		results: make(chan result, 64),
+		failing: map[string]string{},
 		presses: make(chan press, 16),
 	}
 }
@@ -401,9 +403,16 @@ func (c *cmd) act(ds []notify.Decision) {
 
 func (c *cmd) report(r result) {
 	if r.err != nil {
-		c.prog.Errorf("%s: %s: %v", r.backend, r.op, r.err)
+		// One line per failure, not per delivery: a backend down (no
+		// session bus) says so once, until it works again or fails
+		// another way.
+		if msg := r.err.Error(); c.failing[r.backend] != msg {
+			c.failing[r.backend] = msg
+			c.prog.Errorf("%s: %s: %v", r.backend, r.op, r.err)
+		}
 		return
 	}
+	delete(c.failing, r.backend)
 	if r.ref == "" {
 		return // nothing was there to retract
 	}
