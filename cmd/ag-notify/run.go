@@ -412,10 +412,10 @@ func (c *cmd) report(r result) {
 		}
 		return
 	}
-	delete(c.failing, r.backend)
 	if r.ref == "" {
 		return // nothing was there to retract
 	}
+	delete(c.failing, r.backend) // it works again
 	c.emit(notifyEvent(c.now(), r))
 }
 
