@@ -1,8 +1,10 @@
 # ag — watch AI coding agents. `make` builds bin/, `make test` runs every test
 # that needs only Go, tmux and this machine; `make e2e` runs the real agent CLIs.
 GO       ?= go
-VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS  := -s -w -X github.com/agwatch/ag/cmd/internal/cli.version=$(VERSION)
+# No version of its own: the go command stamps the module version from git
+# (a tag, else v0.0.0-<time>-<commit>, +dirty), the same for make and go
+# install, and every program's --version prints it.
+LDFLAGS  := -s -w
 PROGRAMS := $(notdir $(wildcard cmd/ag-*))
 CACHE    ?= $(CURDIR)/.cache
 

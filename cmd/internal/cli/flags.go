@@ -12,14 +12,11 @@ import (
 	"github.com/jessevdk/go-flags"
 )
 
-// version is set at link time by the Makefile (-X); else the module version.
-var version = ""
-
-// Version is the version string every program prints for --version.
+// Version is the version string every program prints for --version: the
+// module version the go command stamped from git — a tag (v1.2.0), else
+// v0.0.0-<commit time>-<commit>, "+dirty" for uncommitted changes — the
+// same whether make or go install built it; "devel" without git.
 func Version() string {
-	if version != "" {
-		return version
-	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
