@@ -88,6 +88,10 @@ func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *ba
 func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 	f.prog.Expecting(stdin, "pipe them in, as in ag-tail --follow | ag-fold")
 	bad := 0
+	if f.opts.Publish != "" {
+		f.pub = newPublisher(f.opts.Publish, f.prog.Errorf)
+		defer f.pub.wait()
+	}
 	in := f.read(ctx, stdin, &bad)
 	w := f.startWriter()
 	tp := f.startTmux(ctx, f.opts.tmuxOptions)
@@ -98,13 +102,22 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 		defer t.Stop()
 		tick = t.C
 	}
+	var republish <-chan time.Time
+	if f.pub != nil && f.opts.PublishEvery > 0 {
+		t := time.NewTicker(f.opts.PublishEvery)
+		defer t.Stop()
+		republish = t.C
+	}
 	debounce := time.NewTimer(time.Hour)
 	debounce.Stop()
 	armed := false
 	f.written = ^f.fold.Changes() // the file is this run's from the start, empty until states come
 	f.save(true)
+	f.lastWrite = time.Time{} // the first states are written at once, as ever
 	for {
 		select {
+		case <-republish:
+			f.pub.offer(f.fold.States())
 		case <-ctx.Done():
 			// what is still queued for a reader may never be read: leave it
 			f.save(true)
@@ -260,7 +273,7 @@ func (w *writer) close() error {
 // save writes the state file when the states changed since the last write
 // and --debounce has passed (or force); else it returns how long to wait.
 func (f *folder) save(force bool) time.Duration {
-	if f.path == "" || f.fold.Changes() == f.written {
+	if (f.path == "" && f.pub == nil) || f.fold.Changes() == f.written {
 		return 0
 	}
 	now := f.now()
@@ -268,7 +281,12 @@ func (f *folder) save(force bool) time.Duration {
 		return wait
 	}
 	changes := f.fold.Changes()
-	err := state.Write(f.path, now, f.keeper, f.fold.States())
+	states := f.fold.States()
+	f.pub.offer(states)
+	var err error
+	if f.path != "" {
+		err = state.Write(f.path, now, f.keeper, states)
+	}
 	f.lastWrite = now
 	f.stateFailed(err)
 	if err == nil {

@@ -9,13 +9,14 @@ import (
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/tmpl"
 	"github.com/agwatch/ag/filters/tmux"
 )
 
 // glanceOptions are --snapshot's one-line form; options embeds them.
 type glanceOptions struct {
-	Format string `long:"format" value-name:"TEMPLATE" unquote:"false" description:"with --snapshot: print one line for all sessions from a Go template: .Summary (\"⏳2 ✓1\"), .Waiting .Failed .Working .Done .Idle .Total (counts of live sessions), .Sessions (the states); nothing at all when the line is empty"`
+	Format string `long:"format" value-name:"TEMPLATE" unquote:"false" description:"with --snapshot: print one line for all sessions from a Go template: .Summary (\"⏳2 ✓1\"), .Waiting .Failed .Working .Done .Idle .Total (counts of live sessions), .Sessions (the states), .Hosts (states of more than one host: .Summary is then per host); nothing at all when the line is empty"`
 }
 
 // glanceData is what a --format template sees.
@@ -23,6 +24,9 @@ type glanceData struct {
 	glance.Counts
 	Summary  string
 	Sessions []event.Event
+	// Hosts: the states come from more than one host, and Summary is per
+	// host ("laptop ⏳1 · devbox ✓2").
+	Hosts bool
 }
 
 // glance is --snapshot with --format or --tmux: a prompt segment for every
@@ -47,16 +51,14 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 	}
 	states := src.states
 	if to.Push {
-		// tmux shows what ag-fold keeps current: a stale state is not
-		// pushed, and leftovers of a pipeline that died are cleared.
-		current := states[:0:0]
-		for _, s := range states {
-			if s.Stale == "" {
-				current = append(current, s)
-			}
+		// tmux shows what a running ag-fold keeps: from a state file left
+		// behind nothing is pushed, and what the dead run left is cleared.
+		current := states
+		if !src.kept {
+			current = nil
 		}
 		socket, name := to.Server()
-		p := newPusher(&tmux.Client{Socket: socket, Name: name}, f.prog.Errorf, f.now)
+		p := newPusher(&tmux.Client{Socket: socket, Name: name}, hostname.Of(f.env), f.prog.Errorf, f.now)
 		p.dirty = true // list the panes even with no state: leftovers go
 		p.update(current)
 		if !p.sync(ctx) {
@@ -72,8 +74,9 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 			live = append(live, s)
 		}
 	}
-	d := glanceData{Counts: glance.Count(live), Sessions: live}
-	d.Summary = d.Counts.Summary()
+	self := hostname.Of(f.env)
+	d := glanceData{Counts: glance.Count(live), Sessions: live, Hosts: glance.Hosts(live, self)}
+	d.Summary = glance.HostSummary(live, self)
 	var b bytes.Buffer
 	if err := t.Execute(&b, d); err != nil {
 		f.prog.Errorf("--format: %v", err)

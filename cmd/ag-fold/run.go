@@ -12,6 +12,7 @@ import (
 	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/fold"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/providers"
@@ -77,6 +78,19 @@ changed; a session's options are cleared when it is gone, and all of them
 when ag-fold ends. A tmux error is reported once and retried; it never
 stops the fold. --snapshot --tmux pushes the state file's states once.
 
+Hosts: every state carries its host ($AG_HOST, else the system's host
+name); sessions, panes and pids of two hosts never mix, and only this
+host's processes are checked. A state of another host (that host's ag-fold,
+over ssh or an MQTT broker) is taken as it is when newer than the one held
+(by t, then gen), written out, and kept in the state file and the tmux
+counts (never on this server's panes). A host.down event (the link to a
+host dropped) marks its sessions stale ("stale":"lost touch with HOST:
+why") until it sends them again; they are dropped if it stays away for
+--keep-gone. --publish CMD runs CMD
+(sh -c) with every current state on stdin after the states change, at
+most every second and again every --publish-every, trying a failed run
+again: a retained snapshot for late subscribers.
+
 --snapshot --format TEMPLATE prints one line for every session at once,
 e.g. --format '{{.Summary}}' gives "⏳2 ✓1"; nothing (exit 1) without a
 state file.`
@@ -94,7 +108,9 @@ type options struct {
 	Check    time.Duration `long:"check" value-name:"DURATION" default:"2s" description:"how often to check that sessions' processes are alive; 0 never"`
 	tmuxOptions
 	glanceOptions
-	Debounce time.Duration `long:"debounce" value-name:"DURATION" default:"100ms" description:"write the state file at most this often while input keeps coming"`
+	Debounce     time.Duration `long:"debounce" value-name:"DURATION" default:"100ms" description:"write the state file at most this often while input keeps coming"`
+	Publish      string        `long:"publish" value-name:"CMD" unquote:"false" description:"after the states change (at most every second), run CMD with sh -c and every current state as NDJSON on stdin, e.g. a retained MQTT snapshot: mosquitto_pub -r -s -t ag/$HOST/snapshot; a failed run is tried again"`
+	PublishEvery time.Duration `long:"publish-every" value-name:"DURATION" default:"60s" description:"with --publish: run it this often even when nothing changed (a confirmation); 0 never"`
 }
 
 // folder is one run of ag-fold.
@@ -110,8 +126,9 @@ type folder struct {
 	filter  *evfilter.Filter
 	fold    *fold.Folder
 
-	path      string // state file; "" with --no-state
-	written   uint64 // fold.Changes() when the state file was last written
+	pub       *publisher // --publish; nil without
+	path      string     // state file; "" with --no-state
+	written   uint64     // fold.Changes() when the state file was last written
 	lastWrite time.Time
 	stateErr  string // last state-file error reported, so it is said once
 	stateBad  bool   // writing the state file failed at some point: exit 2
@@ -155,7 +172,7 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone,
-		OneSession: providers.OneSessionPerProcess})
+		OneSession: providers.OneSessionPerProcess, Self: hostname.Of(f.env)})
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)
@@ -222,7 +239,7 @@ func (f *folder) claim() int {
 	}
 	f.keeper = state.Self(f.opts.Check)
 	if old, err := state.Load(f.path); err == nil && old.Writer.PID != f.keeper.PID {
-		if ok, _ := state.Local().Current(old); ok {
+		if ok, _ := state.Here().Current(old); ok {
 			f.prog.Errorf("%s is kept by another ag-fold (pid %d): not writing it (give --state FILE or --no-state)", f.path, old.Writer.PID)
 			f.path = ""
 		}

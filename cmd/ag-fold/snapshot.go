@@ -35,7 +35,8 @@ func stdinData(stdin io.Reader) (io.Reader, bool) {
 type snapshotSource struct {
 	states []event.Event
 	places []cli.Place
-	bad    int // input lines that were not events
+	bad    int  // input lines that were not events
+	kept   bool // a running ag-fold keeps them (stdin's are this run's own)
 }
 
 // load folds stdin when it is a pipe or file, else reads the state file.
@@ -43,7 +44,7 @@ type snapshotSource struct {
 func (f *folder) load(ctx context.Context, stdin io.Reader, quiet bool) (snapshotSource, int) {
 	in, fromStdin := stdinData(stdin)
 	if !fromStdin {
-		states, err := state.Read(f.path)
+		file, err := state.Load(f.path)
 		switch {
 		case errors.Is(err, state.ErrNoFile):
 			if !quiet {
@@ -54,7 +55,11 @@ func (f *folder) load(ctx context.Context, stdin io.Reader, quiet bool) (snapsho
 			f.prog.Errorf("%s: %v", f.path, err)
 			return snapshotSource{}, cli.ExitError
 		}
-		src := snapshotSource{states: states}
+		j := state.Here()
+		kept, _ := j.Current(file)
+		j.Mark(file)
+		states := file.Sessions
+		src := snapshotSource{states: states, kept: kept}
 		for i := range states {
 			src.places = append(src.places, cli.Place{What: f.path + ": session " + itoa(i+1)})
 		}
@@ -84,7 +89,7 @@ func (f *folder) load(ctx context.Context, stdin io.Reader, quiet bool) (snapsho
 			err = nil
 		}
 		f.settle()
-		src := snapshotSource{states: f.fold.States(), bad: r.Bad}
+		src := snapshotSource{states: f.fold.States(), bad: r.Bad, kept: true}
 		for i := range src.states {
 			src.places = append(src.places, statePlace(&src.states[i], lines[placeKey(&src.states[i])]))
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/tmux"
 	"github.com/agwatch/ag/filters/tmuxopts"
 )
@@ -45,6 +46,7 @@ const listFormat = "#{pid}\t#{pane_id}\t#{window_id}\t#{pane_tty}\t#{@ag_agent}\
 // tmux error is reported once and retried later; it never stops the fold.
 type pusher struct {
 	tm     *tmux.Client
+	self   hostname.Self
 	errorf func(format string, a ...any)
 	now    func() time.Time
 
@@ -67,8 +69,8 @@ type pusher struct {
 	calls   int // tmux invocations, for tests
 }
 
-func newPusher(c *tmux.Client, errorf func(string, ...any), now func() time.Time) *pusher {
-	return &pusher{tm: c, errorf: errorf, now: now, model: tmuxopts.NewModel(),
+func newPusher(c *tmux.Client, self hostname.Self, errorf func(string, ...any), now func() time.Time) *pusher {
+	return &pusher{tm: c, self: self, errorf: errorf, now: now, model: tmuxopts.NewModel(self),
 		wake: make(chan struct{}, 1), done: make(chan struct{}), applied: tmuxopts.Set{}}
 }
 
@@ -79,7 +81,7 @@ func (f *folder) startTmux(ctx context.Context, o tmuxOptions) *pusher {
 		return nil
 	}
 	socket, name := o.Server()
-	p := newPusher(&tmux.Client{Socket: socket, Name: name}, f.prog.Errorf, f.now)
+	p := newPusher(&tmux.Client{Socket: socket, Name: name}, hostname.Of(f.env), f.prog.Errorf, f.now)
 	// A first sync even before any state: options an earlier run left
 	// (one killed before it could clear them) go at once.
 	p.dirty = true
@@ -167,7 +169,7 @@ func (p *pusher) stop(ctx context.Context, clear bool) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	p.mu.Lock()
-	p.model = tmuxopts.NewModel()
+	p.model = tmuxopts.NewModel(p.self)
 	p.mu.Unlock()
 	if len(p.applied) > 0 {
 		if err := p.push(ctx, tmuxopts.Set{}); err != nil {
@@ -186,7 +188,10 @@ func (p *pusher) sync(ctx context.Context) bool {
 		return true
 	}
 	err := p.attempt(ctx, need)
-	if err != nil && ctx.Err() == nil && !errors.Is(err, tmux.ErrNoServer) {
+	if ctx.Err() != nil {
+		return false // stopping: stop's own clear says what tmux did
+	}
+	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
 		// One more go against a fresh pane list: a pane may have closed
 		// between the list and the set.
 		err = p.attempt(ctx, need)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/tmux"
 )
 
@@ -83,7 +84,7 @@ func TestPusherAgainstTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	var errs []string
-	p := newPusher(c, func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, time.Now)
+	p := newPusher(c, hostname.Named("vm"), func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, time.Now)
 	step := func(name string, states ...event.Event) {
 		t.Helper()
 		p.update(states)
@@ -163,7 +164,7 @@ func TestPusherWithoutServer(t *testing.T) {
 	}
 	var errs []string
 	c := &tmux.Client{Socket: filepath.Join(t.TempDir(), "none")}
-	p := newPusher(c, func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, time.Now)
+	p := newPusher(c, hostname.Named("vm"), func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, time.Now)
 	p.update([]event.Event{mkState(1, "a", "%0", "working", "", "")})
 	if p.sync(context.Background()) {
 		t.Fatal("sync without a server succeeded")
@@ -185,7 +186,7 @@ func TestPusherForeignPane(t *testing.T) {
 	c := tmuxServer(t)
 	ctx := context.Background()
 	now := time.Now()
-	p := newPusher(c, t.Errorf, func() time.Time { return now })
+	p := newPusher(c, hostname.Named("vm"), t.Errorf, func() time.Time { return now })
 	step := func(states ...event.Event) int {
 		t.Helper()
 		calls := p.calls

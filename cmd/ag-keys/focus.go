@@ -72,7 +72,7 @@ func (c *cmd) focus(ctx context.Context, o focusOptions) int {
 // nextWaiting picks the waiting session whose pane comes first after
 // current in tmux's pane order (session, window, pane), wrapping around.
 func (c *cmd) nextWaiting(ctx context.Context, current string) (event.Event, bool, error) {
-	states, err := state.Read(c.opts.StateFile)
+	states, err := c.states()
 	if err != nil {
 		return event.Event{}, false, err
 	}

@@ -110,6 +110,7 @@ func AppendJSON(b []byte, e *Event) []byte {
 		}
 		b = append(b, ']')
 	}
+	b = appendStr(b, "sig", e.Sig, false)
 	if len(e.Extra) > 0 {
 		b = append(b, ',')
 		b = append(b, e.Extra...)

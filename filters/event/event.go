@@ -38,11 +38,16 @@ const (
 	Notify = "notify"
 	Action = "action"
 	Keys   = "keys"
+
+	// HostDown says the link to a host's stream is down (ssh exited, the
+	// broker lost the host's publisher): its states are stale until it
+	// speaks again.
+	HostDown = "host.down"
 )
 
 // Kinds lists every kind this version knows, in documentation order.
 var Kinds = []string{SessionStart, SessionEnd, TurnStart, ToolStart, ToolEnd, Wait, WaitEnd,
-	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys}
+	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys, HostDown}
 
 // Sources: who observed an event.
 const (
@@ -177,6 +182,9 @@ type Event struct {
 	Action  string `json:"action,omitempty"`
 	Backend string `json:"backend,omitempty"` // notify: which backend delivered
 	Ref     string `json:"ref,omitempty"`     // notify: the backend's id for it
+	// Sig is an action's signature (HMAC-SHA256 by the user's front-end,
+	// see filters/sign): what lets an action that crossed a network type.
+	Sig string `json:"sig,omitempty"`
 
 	// Extra holds the members this version does not know, as raw
 	// comma-separated "name":value pairs, written back verbatim.

@@ -74,6 +74,7 @@ type session struct {
 	subs    map[string]struct{} // in-flight sub-agents
 	pidSeen time.Time           // source time the pid was first seen
 	goneAt  time.Time
+	staleAt time.Time // first tick that saw it stale (another host's)
 	last    time.Time // newest event time, to pick among sessions of one pane
 
 	dirty bool   // something a reader sees changed

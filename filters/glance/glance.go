@@ -4,10 +4,12 @@
 package glance
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 // Icon is the status (and a wait's attention) as one symbol; idle and gone
@@ -66,19 +68,23 @@ type Counts struct {
 	Total int
 }
 
-// Count tallies states; gone sessions are not counted, stale ones only as
-// stale.
+// Count tallies states; gone sessions are not counted.
 func Count(states []event.Event) Counts {
 	var c Counts
 	for i := range states {
-		if states[i].Stale != "" && states[i].Status != event.StatusGone {
-			c.Stale++
-			c.Total++
-			continue
-		}
-		c.Add(states[i].Status)
+		c.AddState(&states[i])
 	}
 	return c
+}
+
+// AddState counts one state: by its status, or as stale.
+func (c *Counts) AddState(st *event.Event) {
+	if st.Stale != "" && st.Status != event.StatusGone && st.Status != "" {
+		c.Stale++
+		c.Total++
+		return
+	}
+	c.Add(st.Status)
 }
 
 // Add counts one session in status.
@@ -101,8 +107,8 @@ func (c *Counts) Add(status string) {
 }
 
 // Summary is the counts as icons, most urgent first, zero counts and idle
-// left out, stale sessions last: "⏳2 ✗1 ⚙1 ✓3", "?2"; "" when nothing is
-// waiting, failed, working, done or stale.
+// left out, sessions of a host out of reach last: "⏳2 ✗1 ⚙1 ✓3 ?2"; ""
+// when nothing is waiting, failed, working, done or unknown.
 func (c Counts) Summary() string {
 	var b strings.Builder
 	for _, p := range [...]struct {
@@ -119,4 +125,64 @@ func (c Counts) Summary() string {
 		b.WriteString(strconv.Itoa(p.n))
 	}
 	return b.String()
+}
+
+// Hosts reports whether states come from more than one host, counting
+// this one (self) even when it has none: only then do views name the host.
+func Hosts(states []event.Event, self hostname.Self) bool {
+	for i := range states {
+		if !self.Is(states[i].Host) {
+			return true
+		}
+	}
+	return false
+}
+
+// Who is a session as views name it: "claude", or "claude@devbox" when
+// hosts are shown.
+func Who(st *event.Event, hosts bool) string {
+	if hosts && st.Host != "" {
+		return st.Agent + "@" + st.Host
+	}
+	return st.Agent
+}
+
+// HostSummary is Summary per host when states come from more than one:
+// "laptop ⏳1 ✓2 · devbox ?3", this host first, then by name, hosts with
+// nothing to show left out. With one host it is Summary.
+func HostSummary(states []event.Event, me hostname.Self) string {
+	if !Hosts(states, me) {
+		return Count(states).Summary()
+	}
+	self := me.Name
+	by := map[string]*Counts{}
+	var names []string
+	for i := range states {
+		h := me.Canon(states[i].Host)
+		c := by[h]
+		if c == nil {
+			c = &Counts{}
+			by[h] = c
+			names = append(names, h)
+		}
+		c.AddState(&states[i])
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == self:
+			return -1
+		case b == self:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	var parts []string
+	for _, h := range names {
+		if s := by[h].Summary(); s != "" {
+			parts = append(parts, h+" "+s)
+		}
+	}
+	return strings.Join(parts, " · ")
 }

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/jsonscan"
 )
 
@@ -165,7 +166,7 @@ func Read(path string) ([]event.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	Local().Mark(f)
+	Here().Mark(f)
 	return f.Sessions, nil
 }
 
@@ -177,7 +178,7 @@ func ReadFor(path string, needle []byte) ([]event.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	Local().Mark(f)
+	Here().Mark(f)
 	return f.Sessions, nil
 }
 
@@ -297,6 +298,18 @@ func ForPane(states []event.Event, pane string) (event.Event, bool) {
 // Self is this process as the state file's writer, from now on,
 // confirming every check.
 func Self(check time.Duration) Writer {
-	host, _ := os.Hostname()
-	return Writer{PID: os.Getpid(), Host: host, Start: time.Now(), Check: check}
+	return Writer{PID: os.Getpid(), Host: hostname.Of(os.Getenv).Name, Start: time.Now(), Check: check}
+}
+
+// Local keeps the states of one host (is reports whether a state's host is
+// it): a merged state file holds other hosts' sessions too, whose panes
+// and pids mean nothing on this one.
+func Local(states []event.Event, is func(host string) bool) []event.Event {
+	out := states[:0:0]
+	for _, s := range states {
+		if is(s.Host) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agwatch/ag/filters/alive"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 // Why a state read back is stale (event.Event.Stale).
@@ -26,14 +27,13 @@ const (
 // write into the state (Stale), and Mark keeps what it finds there.
 type Judge struct {
 	Now   time.Time
-	Host  string                              // this machine
+	Host  hostname.Self                       // this machine
 	Alive func(pid int, heard time.Time) bool // alive.Is
 }
 
-// Local judges as of now, on this machine.
-func Local() Judge {
-	host, _ := os.Hostname()
-	return Judge{Now: time.Now(), Host: host, Alive: alive.Is}
+// Here judges as of now, on this machine.
+func Here() Judge {
+	return Judge{Now: time.Now(), Host: hostname.Of(os.Getenv), Alive: alive.Is}
 }
 
 // confirmSlack forgives a loaded machine a late check.
@@ -77,4 +77,4 @@ func (j Judge) Mark(f *File) {
 
 // local reports whether host names this machine ("" is: the event did not
 // say, and ag-fold's own sessions are local unless they say otherwise).
-func (j Judge) local(host string) bool { return host == "" || host == j.Host }
+func (j Judge) local(host string) bool { return j.Host.Is(host) }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 // TestJudge: a reader believes the state file only while the ag-fold that
@@ -16,7 +17,7 @@ import (
 func TestJudge(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	live := map[int]bool{100: true, 200: true}
-	j := Judge{Now: now, Host: "here", Alive: func(pid int, heard time.Time) bool { return live[pid] }}
+	j := Judge{Now: now, Host: hostname.Named("here"), Alive: func(pid int, heard time.Time) bool { return live[pid] }}
 	writer := Writer{PID: 100, Host: "here", Check: 2 * time.Second}
 	sessions := func() []event.Event {
 		st := func(s, status string, pid int, host string) event.Event {
