@@ -16,7 +16,7 @@ import (
 
 // glanceOptions are --snapshot's one-line form; options embeds them.
 type glanceOptions struct {
-	Format string `long:"format" value-name:"TEMPLATE" unquote:"false" description:"with --snapshot: print one line for all sessions from a Go template: .Summary (\"⏳2 ✓1\"), .Waiting .Failed .Working .Done .Idle .Total (counts of live sessions), .Sessions (the states), .Hosts (states of more than one host: .Summary is then per host); nothing at all when the line is empty"`
+	Format string `long:"format" value-name:"TEMPLATE" unquote:"false" description:"with --snapshot: one line for all sessions" man:"a Go template (see TEMPLATES); nothing at all when the line is empty"`
 }
 
 // glanceData is what a --format template sees.

@@ -16,7 +16,7 @@ import (
 
 // tmuxOptions are the --tmux options; options embeds them.
 type tmuxOptions struct {
-	Push bool `long:"tmux" description:"push each session's state into tmux user options on its pane and window (@ag_status, @ag_window_status, @ag_waiting, …) whenever it changes; with --snapshot, push the states once"`
+	Push bool `long:"tmux" description:"keep tmux options (@ag_status, …) in step" man:"on each session's pane and window and on the server, whenever a state changes; with --snapshot, push the states once (see TMUX)"`
 	cli.Tmux
 }
 

@@ -44,8 +44,10 @@ func TestHelpAndUsage(t *testing.T) {
 		stdout []string
 		stderr string
 	}{
-		{[]string{"--help"}, 0, []string{"Usage:", "claude", "install", "uninstall", "status", "AG_DEBUG"}, ""},
-		{[]string{"--man"}, 0, []string{".TH ag-hook", "install", "dry-run"}, ""},
+		{[]string{"--help"}, 0, []string{"Usage:", "claude", "install", "uninstall", "status"}, ""},
+		{[]string{"--man"}, 0, []string{`.TH "ag\-hook"`, "install", `dry\-run`, "AG_DEBUG"}, ""},
+		// uninstall's help has uninstall's options, not install's
+		{[]string{"uninstall", "--help"}, 0, []string{"--agent", "--dry-run", "--verbose"}, ""},
 		{[]string{"install", "--help"}, 0, []string{"--agent", "--dry-run", "--hook"}, ""},
 		{[]string{"claude", "--help"}, 0, []string{"--print"}, ""},
 		{[]string{"--version"}, 0, []string{"ag-hook "}, ""},
@@ -54,6 +56,9 @@ func TestHelpAndUsage(t *testing.T) {
 		{[]string{"install"}, 2, nil, "ag-hook: install: --agent is required"},
 		{[]string{"install", "--agent", "nope"}, 2, nil, "ag-hook: --agent nope: no such agent"},
 		{[]string{"status", "extra"}, 2, nil, `ag-hook: unexpected argument "extra"`},
+	}
+	if r := try(t, nil, "uninstall", "--help"); strings.Contains(r.stdout, "--hook") || strings.Contains(r.stdout, "--statusline") || strings.Contains(r.stdout, "--force") {
+		t.Errorf("uninstall --help lists install's options:\n%s", r.stdout)
 	}
 	for _, tc := range tests {
 		r := try(t, map[string]string{"HOME": t.TempDir(), "AG_TEST_HOOK": fakeHook(t)}, tc.args...)
@@ -208,11 +213,11 @@ func TestStatuslineFlags(t *testing.T) {
 		t.Errorf("statusline options %q; ag-hook parses %q", names, want)
 	}
 	r := try(t, nil, "statusline", "--help")
-	if r.code != 0 || !strings.Contains(r.stdout, "--then-timeout") || !strings.Contains(r.stdout, "Template fields") {
+	if r.code != 0 || !strings.Contains(r.stdout, "--then-timeout") || !strings.Contains(r.stdout, "(fields: --man)") {
 		t.Errorf("statusline --help: %+v", r)
 	}
 	r = try(t, nil, "statusline", "--man")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, ".TH ag-hook statusline ") || !strings.Contains(r.stdout, "Template fields") {
+	if r.code != 0 || !strings.HasPrefix(r.stdout, `.TH "ag\-hook statusline" `) || !strings.Contains(r.stdout, "TEMPLATE FIELDS") {
 		t.Errorf("statusline --man: %+v", r)
 	}
 	if r := try(t, nil, "claude"); r.code != 2 || !strings.Contains(r.stderr, "run as ag-hook claude") {

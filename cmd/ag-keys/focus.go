@@ -12,8 +12,8 @@ import (
 
 // focusOptions are the focus command's options; options embeds them.
 type focusOptions struct {
-	NextWaiting bool   `long:"next-waiting" description:"focus: the next pane after --pane (cycling, in tmux's order) whose session waits for you"`
-	Client      string `short:"c" long:"client" value-name:"NAME" description:"focus: the tmux client to switch to the pane's session (the tmux plugin passes #{client_name})"`
+	NextWaiting bool   `long:"next-waiting" description:"focus: the next pane that waits for you"`
+	Client      string `short:"c" long:"client" value-name:"NAME" description:"focus: switch this tmux client to the pane" man:"the tmux plugin passes #{client_name}"`
 }
 
 // focusPanes is list-panes' format for focus: pane, its tty (a pane id

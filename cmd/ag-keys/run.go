@@ -21,89 +21,26 @@ import (
 	"github.com/agwatch/ag/providers/provider"
 )
 
-const long = `ag-keys answers an agent by typing into its tmux pane, and builds the
-command lines that resume, spawn and fork agents.
-
-Actions (one word, then --pane):
-  approve        permission wait: allow once; on a plan wait, the plan approve
-  deny           permission wait: refuse; on a plan wait, the plan deny
-  plan-approve   plan wait only (Claude: "2", never "1", which is auto mode)
-  plan-deny      plan wait only
-  reply TEXT     permission/plan wait: the agent's prelude (Claude: Escape,
-                 so a deny with feedback) then TEXT; question: as answer;
-                 done/idle/failed: TEXT at the composer, no prelude
-  answer TEXT    question wait: prelude (Claude: Escape), settle, TEXT
-
-An action is refused (exit 1) when --token no longer matches the session's
-state, the agent is not waiting for that kind of answer, the pane's
-foreground process is a shell (or an editor or pager), or the text is unsafe
-for the agent. On a wait the pane is read at press time with the agent's
-screen rules: a permission state whose pane shows a plan approval is
-answered as a plan, one showing a question picker takes only an answer or
-reply, and a pane showing the idle composer or a working spinner refuses. Text is
-made one line, control characters stripped, capped at 2000 characters; a
-leading / or ! gets one space in front for Claude (its composer would read
-a command or shell mode). Enter follows the text by 150 ms.
-
-With no word, ag-keys reads action events (from ag-notify) on stdin and
-performs each; each must quote the state's token. Every action writes one
-"keys" event: status sent, refused or error, the reason, and in text what
-was typed.
-
-Hosts: ag-keys acts only on actions that name its host ($AG_HOST, else the
-system's host name) or none; another host's are skipped without a word
-(over a broker every host hears every action). The same action (its id;
-under --verify its signature) is performed once, across restarts too
-(keys-done beside the state file): MQTT QoS 1 may deliver it twice.
-
-Signed actions, for actions that crossed a network:
-  keygen FILE     write a new random key to FILE (0600, never over a file)
-  sign FILE       sign the action events on stdin (--host for those that
-                  name none), pass other lines through
-  --verify FILE   obey only actions signed with that key, for this host, at
-                  most --window old (or ahead), not performed before; refuse
-                  the rest with a keys event saying why (exit 1 on argv,
-                  which carries no signature). A key file that group or
-                  others may read is refused.
-
-Commands:
-  focus           select --pane's window and pane (with --client, switch that
-                  client to it); with --next-waiting, the next pane after
-                  --pane whose session waits, cycling; exit 1 when none waits
-  resume          type the agent's resume command into --pane, which must be
-                  at a POSIX shell (the session comes from the state file, or
-                  --agent/--session)
-  resume-command  print the resume command for --agent and --session
-  spawn           print the command that starts --agent with --prompt already
-                  submitted (or, with --fork SESSION, a fork of that session's
-                  history); with --pane, type it into that shell pane
-
-Command lines start with "command " (no alias or function of the same name
-runs), quote the prompt, id and path in POSIX single quotes, and take
---model only if it matches [A-Za-z0-9._:/-]+ without a leading -.
-
-Exit status: 0 sent (or printed), 1 refused, 2 error.`
-
 type options struct {
-	cli.Common
-	cli.Filter
-	cli.Tmux
 	Pane       string        `short:"t" long:"pane" value-name:"%ID" description:"the tmux pane of the session"`
-	Token      string        `long:"token" value-name:"T" description:"the state token the action was offered under; refuse if the session moved on"`
-	Agent      string        `long:"agent" value-name:"ID" description:"agent id for resume-command and spawn (default claude)"`
-	Session    string        `long:"session" value-name:"ID" description:"session id for resume and resume-command"`
-	Prompt     string        `long:"prompt" value-name:"TEXT" unquote:"false" description:"spawn: the initial prompt"`
-	Model      string        `long:"model" value-name:"NAME" description:"resume/spawn: run on this model"`
-	Fork       string        `long:"fork" value-name:"SESSION" description:"spawn: fork this session (its transcript comes from the state file)"`
-	Transcript string        `long:"transcript" value-name:"PATH" description:"spawn --fork: the transcript to fork from, instead of the state file's"`
-	Bin        string        `long:"bin" value-name:"PATH" description:"the agent's launcher (default: the provider's, e.g. claude)"`
-	StateFile  string        `long:"state" value-name:"FILE" description:"ag-fold's state file (default $AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json)"`
-	Pass       bool          `long:"pass" description:"filter: also pass every input event through"`
-	Verify     string        `long:"verify" value-name:"FILE" description:"obey only actions signed with the key in FILE (ag-keys keygen), for this host, at most --window old, never twice; refuse anything else"`
-	Window     time.Duration `long:"window" value-name:"DURATION" default:"60s" description:"with --verify: how old (or how far ahead, for clocks apart) a signed action may be"`
-	Host       string        `long:"host" value-name:"NAME" description:"sign: the host for actions that name none"`
-	DryRun     bool          `short:"n" long:"dry-run" description:"decide and report, but type nothing"`
+	Token      string        `long:"token" value-name:"T" description:"the state's token: refuse if the session moved on"`
+	DryRun     bool          `short:"n" long:"dry-run" description:"decide and report, type nothing"`
+	Pass       bool          `long:"pass" description:"reading actions: pass every event read on too"`
+	Agent      string        `long:"agent" value-name:"ID" description:"resume-command, spawn: the agent (claude)"`
+	Session    string        `long:"session" value-name:"ID" description:"resume, resume-command: the session"`
+	Prompt     string        `long:"prompt" value-name:"TEXT" unquote:"false" description:"spawn: the first prompt"`
+	Model      string        `long:"model" value-name:"NAME" description:"resume, spawn: run on this model"`
+	Fork       string        `long:"fork" value-name:"SESSION" description:"spawn: fork this session's history"`
+	Transcript string        `long:"transcript" value-name:"PATH" more:"true" description:"spawn --fork: the transcript, not the state file's"`
+	Bin        string        `long:"bin" value-name:"PATH" more:"true" description:"the agent's launcher (default: its usual name)"`
+	StateFile  string        `long:"state" value-name:"FILE" description:"ag-fold's state file (default $AG_DIR/state.json)"`
+	Verify     string        `long:"verify" value-name:"FILE" description:"obey only actions signed with this key" man:"the key from ag-keys keygen: for this host, at most --window old, never twice; anything else is refused"`
+	Window     time.Duration `long:"window" value-name:"DUR" default:"60s" more:"true" description:"with --verify: how old (or ahead) an action may be"`
+	Host       string        `long:"host" value-name:"NAME" more:"true" description:"sign: the host of actions that name none"`
 	focusOptions
+	cli.Tmux
+	cli.QuietFilter
+	cli.Common
 }
 
 // cmd is one run of ag-keys.
@@ -136,11 +73,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func newCmd(stdout, stderr io.Writer) *cmd {
 	return &cmd{
-		prog: cli.Program{
-			Name: "ag-keys", Usage: "[OPTIONS] [approve|deny|reply TEXT|answer TEXT|plan-approve|plan-deny|resume|resume-command|spawn|focus]",
-			Short: "answer an agent by typing into its pane; resume, spawn and fork command lines",
-			Long:  long, Stdout: stdout, Stderr: stderr,
-		},
+		prog: func() cli.Program {
+			p := program()
+			p.Stdout, p.Stderr = stdout, stderr
+			return p
+		}(),
 		env:   paths.OS(),
 		now:   time.Now,
 		sleep: sleepCtx,
@@ -162,7 +99,7 @@ func (c *cmd) dispatch(ctx context.Context, args []string, stdin io.Reader) int 
 	if done {
 		return code
 	}
-	f, err := evfilter.New(ctx, c.opts.Filter)
+	f, err := evfilter.New(ctx, c.opts.QuietFilter.Filter())
 	if err != nil {
 		c.prog.Errorf("%v", err)
 		return cli.ExitError

@@ -19,69 +19,28 @@ import (
 	"github.com/agwatch/ag/providers/provider"
 )
 
-const long = `ag-notify reads events (normally ag-fold's state events) on stdin and writes
-every line through to stdout unchanged. It notifies when a session starts
-waiting for the user (at once), and when a turn ends done or failed after
-working (after --debounce, so a turn that goes straight on is not reported).
-A state whose time is older than --max-age on arrival is history (a replay)
-and never notifies. One notification per session: a new one replaces the
-old, and it is retracted when the wait resolves, the session moves on, or the
-user looks at the pane. Each session and kind then stays quiet for
---cooldown, unless the user has looked at the session since. Nothing is
-shown while the user is looking at the pane (tmux pane and window active in
-an attached session; on macOS the terminal app frontmost too).
-
-Backends (--backend, repeatable; --exec and --ntfy add theirs): auto picks
-the first that works here (dbus, osc, tmux; on macOS terminal-notifier, then
-osascript). dbus: org.freedesktop.Notifications on the session bus, with
-Approve / Deny / Reply buttons where the agent supports them. tmux:
-display-message on the clients attached to the pane's session (with
---tmux-popup, a popup to approve, deny or reply). osc: OSC 9, 777 or 99 to
-the terminal of those clients (or --osc-tty), wrapped for tmux passthrough
-where needed. exec: run --exec CMD (sh -c) per delivery and retraction, the
-notification as one JSON line on stdin and AG_* variables set; the agent's
-text is never put in the command line. ntfy: HTTP POST to an ntfy topic URL.
-
-A button press is written to stdout as an "action" event quoting the
-state's token; pipe into ag-keys to carry it out (ag-keys refuses it if the
-session moved on). Deliveries and retractions are written as "notify"
-events. A failing backend logs one line on stderr; the others and the
-stream go on.
-
-Replays and duplicates change nothing: a state older (its t, then gen)
-than the last one taken in for its session, or the same gen and token
-again, is passed through and otherwise ignored.
-
-Hosts: sessions are keyed by host too, and the action a button makes names
-the session's host, so "ag-keys" on each host types only what is meant for
-it. Once a state of another host than this one ($AG_HOST, else the system's
-host name) is seen, titles name the host ("Claude Code@devbox · shop").
-When the link to a host is down (a stale state, a host.down event, or the
-end of input for the hosts it carried) its shown notifications are
-replaced by one saying so, without buttons, and stderr says so once; the
-host confirming the same state gives them back. --sign FILE signs the
-actions this ag-notify's own buttons make (never an action passing
-through), for ag-keys --verify on the far side of a broker.`
-
 type options struct {
-	cli.Common
-	cli.Filter
-	cli.Tmux
-	Backend    []string      `short:"b" long:"backend" value-name:"NAME" description:"where to notify, repeatable: auto (default), dbus, tmux, osc, exec, ntfy, osascript, terminal-notifier"`
-	Exec       string        `long:"exec" value-name:"CMD" unquote:"false" env:"AG_NOTIFY_EXEC" description:"run CMD with sh -c per notification: JSON on stdin, AG_OP AG_KIND AG_AGENT AG_SESSION AG_PANE AG_TOKEN AG_TITLE AG_SUBTITLE AG_BODY set"`
-	Ntfy       string        `long:"ntfy" value-name:"URL" env:"AG_NTFY_URL" description:"POST to this ntfy topic URL (https://ntfy.sh/TOPIC)"`
-	NtfyToken  string        `long:"ntfy-token" value-name:"TOKEN" env:"AG_NTFY_TOKEN" description:"ntfy access token (Authorization: Bearer)"`
-	NtfyClick  string        `long:"ntfy-click" value-name:"URL" description:"URL the phone opens when the ntfy notification is tapped"`
-	OSC        string        `long:"osc" value-name:"KIND" choice:"auto" choice:"9" choice:"777" choice:"99" default:"auto" description:"OSC notification sequence: 9 (iTerm2, WezTerm, Ghostty), 777 (urxvt, foot), 99 (kitty), auto by terminal name"`
-	OSCTTY     string        `long:"osc-tty" value-name:"PATH" description:"write OSC notifications to PATH (e.g. /dev/tty) instead of the pane's tmux clients"`
-	Debounce   time.Duration `long:"debounce" value-name:"DUR" default:"1s" description:"how long done/failed must hold before notifying"`
-	Cooldown   time.Duration `long:"cooldown" value-name:"DUR" default:"60s" description:"quiet time per session and kind after a notification"`
-	MaxAge     time.Duration `long:"max-age" value-name:"DUR" default:"10s" description:"states older than this on arrival are history: never notified"`
-	FocusCheck time.Duration `long:"focus-check" value-name:"DUR" default:"3s" description:"while notifications are shown, how often to ask tmux whether you are looking at their panes (to take them back)"`
+	Backend    []string      `short:"b" long:"backend" value-name:"NAME" description:"where: auto, dbus, tmux, osc, exec, ntfy (repeatable)" man:"also osascript and terminal-notifier on macOS; auto (the default) takes the first that works (see BACKENDS)"`
+	Exec       string        `long:"exec" value-name:"CMD" unquote:"false" env:"AG_NOTIFY_EXEC" description:"run sh -c CMD per notification (JSON on stdin)"`
+	Ntfy       string        `long:"ntfy" value-name:"URL" env:"AG_NTFY_URL" description:"POST to this ntfy topic URL"`
+	NtfyToken  string        `long:"ntfy-token" value-name:"TOKEN" env:"AG_NTFY_TOKEN" description:"the ntfy access token (Bearer)"`
+	NtfyClick  string        `long:"ntfy-click" value-name:"URL" description:"the URL a tap on the ntfy notification opens"`
+	OSC        string        `long:"osc" value-name:"KIND" choice:"auto" choice:"9" choice:"777" choice:"99" default:"auto" description:"OSC sequence: 9, 777, 99, by terminal" man:"9 for iTerm2, WezTerm and Ghostty, 777 for urxvt and foot, 99 for kitty; auto by the terminal's name"`
+	OSCTTY     string        `long:"osc-tty" value-name:"PATH" description:"write OSC to PATH, not to the pane's clients"`
+	TmuxPopup  bool          `long:"tmux-popup" description:"tmux: a popup to approve, deny or reply"`
+	Debounce   time.Duration `long:"debounce" value-name:"DUR" default:"1s" description:"done/failed must hold this long"`
+	Cooldown   time.Duration `long:"cooldown" value-name:"DUR" default:"60s" description:"quiet per session and kind after one"`
+	MaxAge     time.Duration `long:"max-age" value-name:"DUR" default:"10s" description:"older states are history: never notified"`
+	FocusCheck time.Duration `long:"focus-check" value-name:"DUR" default:"3s" description:"how often to see whether you look" man:"while notifications are shown: tmux is asked whether you look at their panes, to take them back"`
 	Timeout    time.Duration `long:"timeout" value-name:"DUR" default:"3s" description:"longest one delivery may take"`
-	NoQuiet    bool          `long:"no-quiet" description:"notify even while the user is looking at the pane"`
-	TmuxPopup  bool          `long:"tmux-popup" description:"tmux backend: a wait with buttons opens a display-popup to approve, deny or reply"`
-	Sign       string        `long:"sign" value-name:"FILE" description:"sign the actions this program's buttons make with the key in FILE (ag-keys keygen), for ag-keys --verify"`
+	NoQuiet    bool          `long:"no-quiet" description:"notify even while you look at the pane"`
+	Sign       string        `long:"sign" value-name:"FILE" description:"sign button presses with this key" man:"the key from ag-keys keygen; ag-keys --verify checks them on the far side of a broker"`
+	cli.Tmux
+	// --where is what may notify, not what passes (every event does).
+	Where string `long:"where" value-name:"EXPR" unquote:"false" description:"notify only about states for which jq EXPR is true" man:"every event still passes through, as read (see JQ)"`
+	JQ    string `long:"jq" value-name:"EXPR" unquote:"false" description:"write what jq EXPR makes of each event"`
+	Raw   bool   `short:"r" long:"raw" description:"with --jq: a string result as plain text (jq -r)"`
+	cli.Common
 
 	// Popup mode: ag-notify as the command inside its own tmux popup.
 	Popup      string `long:"popup" hidden:"true"`
@@ -122,11 +81,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func newCmd(stdout, stderr io.Writer, env func(string) string) *cmd {
 	return &cmd{
-		prog: cli.Program{
-			Name: "ag-notify", Usage: "[OPTIONS]",
-			Short: "notify when an agent needs you; pass events through",
-			Long:  long, Stdout: stdout, Stderr: &lockedWriter{w: stderr},
-		},
+		prog: func() cli.Program {
+			p := program()
+			p.Stdout, p.Stderr = stdout, &lockedWriter{w: stderr}
+			return p
+		}(),
 		env: env,
 		now: time.Now,
 		out: cli.NewWriter(stdout),

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/jessevdk/go-flags"
@@ -38,15 +37,28 @@ func (c *Common) Given(long string) bool { return c.given[long] }
 
 // Filter are the options of every program that reads events.
 type Filter struct {
-	Where string `long:"where" value-name:"EXPR" unquote:"false" description:"write only events for which the jq expression EXPR is true"`
-	JQ    string `long:"jq" value-name:"EXPR" unquote:"false" description:"write the results of the jq expression EXPR on each event instead"`
-	Raw   bool   `short:"r" long:"raw" description:"with --jq: write a string result as plain text (jq -r)"`
+	Where string `long:"where" value-name:"EXPR" unquote:"false" description:"keep only events for which jq EXPR is true" man:"EXPR is jq, run by gojq, with $ENV and the ag module (see JQ)"`
+	JQ    string `long:"jq" value-name:"EXPR" unquote:"false" description:"write what jq EXPR makes of each event" man:"each result is written as one JSON line (keys sorted, nothing HTML-escaped), a string bare with --raw"`
+	Raw   bool   `short:"r" long:"raw" description:"with --jq: a string result as plain text (jq -r)"`
+}
+
+// QuietFilter is Filter for programs whose events are not the point of
+// them (ag-keys): the options work, and only the manual lists them.
+type QuietFilter struct {
+	Where string `long:"where" value-name:"EXPR" unquote:"false" more:"true" description:"keep only events for which jq EXPR is true" man:"see JQ"`
+	JQ    string `long:"jq" value-name:"EXPR" unquote:"false" more:"true" description:"write what jq EXPR makes of each event"`
+	Raw   bool   `short:"r" long:"raw" more:"true" description:"with --jq: a string result as plain text (jq -r)"`
+}
+
+// Filter is the options as a Filter.
+func (q QuietFilter) Filter() Filter {
+	return Filter{Where: q.Where, JQ: q.JQ, Raw: q.Raw}
 }
 
 // Slurp is --slurp, for programs whose input ends (ag-fold --snapshot,
 // ag-tail --once).
 type Slurp struct {
-	Slurp bool `short:"s" long:"slurp" description:"with --jq: run it once, over the array of every event (jq -s)"`
+	Slurp bool `short:"s" long:"slurp" description:"with --jq: run it once, on the array of all (jq -s)"`
 }
 
 // Place is where an event came from, for messages: "<stdin>:42",
@@ -67,14 +79,18 @@ func (p Place) String() string {
 	return p.Name
 }
 
-// Program describes one command for Parse.
+// Program describes one command for Parse (see help.go for the texts).
 type Program struct {
-	Name   string // ag-tail
-	Usage  string // "[OPTIONS]"
-	Short  string // one line
-	Long   string // the manual's description
-	Stdout io.Writer
-	Stderr io.Writer
+	Name     string   // ag-tail
+	Usage    string   // "[OPTIONS]": the first synopsis line, after the name
+	Synopsis []string // more synopsis lines
+	Short    string   // one line
+	Help     string   // --help's few sentences
+	Examples []string // --help's and the manual's examples
+	Long     string   // the manual's description
+	Commands map[string]CommandHelp
+	Stdout   io.Writer
+	Stderr   io.Writer
 }
 
 // Parse parses args into opts (a go-flags struct that embeds Common).
@@ -86,10 +102,7 @@ func (p Program) Parse(opts any, args []string) (rest []string, done bool, code 
 	if err != nil {
 		var fe *flags.Error
 		if errors.As(err, &fe) && fe.Type == flags.ErrHelp {
-			fmt.Fprint(p.Stdout, fe.Message)
-			if !strings.HasSuffix(fe.Message, "\n") {
-				fmt.Fprintln(p.Stdout)
-			}
+			p.writeHelp(p.Stdout, parser, nil)
 			return nil, true, ExitOK
 		}
 		p.Errorf("%v (see %s --help)", err, p.Name)
@@ -101,7 +114,7 @@ func (p Program) Parse(opts any, args []string) (rest []string, done bool, code 
 			fmt.Fprintf(p.Stdout, "%s %s\n", p.Name, Version())
 			return nil, true, ExitOK
 		case c.Man:
-			parser.WriteManPage(p.Stdout)
+			p.writeMan(p.Stdout, parser)
 			return nil, true, ExitOK
 		}
 	}
@@ -188,8 +201,8 @@ func (p Program) Errorf(format string, a ...any) {
 // them (-S path, -L name), the same in every program. --tmux-socket and
 // --tmux-name are accepted too, unlisted.
 type Tmux struct {
-	Socket    string `short:"S" long:"socket" value-name:"PATH" description:"tmux server socket path (default: the server in $TMUX, else tmux's default)"`
-	Name      string `short:"L" long:"socket-name" value-name:"NAME" description:"tmux server socket name"`
+	Socket    string `short:"S" long:"socket" value-name:"PATH" description:"tmux server socket (default: $TMUX's)" man:"as tmux -S; without it, the server in $TMUX, else tmux's default"`
+	Name      string `short:"L" long:"socket-name" value-name:"NAME" description:"tmux server socket name (tmux -L)"`
 	SocketAka string `long:"tmux-socket" value-name:"PATH" hidden:"true"`
 	NameAka   string `long:"tmux-name" value-name:"NAME" hidden:"true"`
 }
