@@ -23,7 +23,7 @@ FASTSTART := ag-hook ag-detect
 # The linker writes a program through a memory map, which leaves the file in
 # the page cache as 4 KB pages; a copy written with cp sits there in large
 # folios, and a process maps those with far fewer faults: ag-hook starts
-# ~0.3 ms sooner (README, Figures). So programs are linked into $(STAGE) and
+# ~0.3 ms sooner (doc/performance.md). So programs are linked into $(STAGE) and
 # copied into bin/, each renamed into place so a hook that starts meanwhile
 # runs the old file or the new one, never half of one.
 STAGE := bin/.stage
