@@ -251,6 +251,7 @@ func TestParseStatusline(t *testing.T) {
 		{[]string{"--", "--bogus"}, statuslineOpts{}, []string{"--bogus"}, ""},
 		{[]string{"--then"}, statuslineOpts{}, nil, "--then needs a value"},
 		{[]string{"--then-timeout", "soon"}, statuslineOpts{}, nil, "--then-timeout: "},
+		{[]string{"--then-timeout", "-1s"}, statuslineOpts{}, nil, "--then-timeout -1s: a duration cannot be negative"},
 		{[]string{"--bogus"}, statuslineOpts{}, nil, "unknown option --bogus"},
 		{[]string{"--then", "x", "--man"}, statuslineOpts{}, nil, "help"},
 		{[]string{"-h"}, statuslineOpts{}, nil, "help"},
