@@ -16,6 +16,7 @@ import (
 
 // glanceOptions are --snapshot's one-line form; options embeds them.
 type glanceOptions struct {
+	Table  bool   `long:"table" description:"with --snapshot: a table for people, most urgent first" man:"fitted to the terminal, coloured only on one (NO_COLOR, TERM=dumb: never)"`
 	Format string `long:"format" value-name:"TEMPLATE" unquote:"false" description:"with --snapshot: one line for all sessions" man:"a Go template (see TEMPLATES); nothing at all when the line is empty"`
 }
 

@@ -54,7 +54,13 @@ context, cost_usd, limits.
 - Escape (an interrupt in the transcript) is idle; /compact typed at the
   prompt ends idle.
 - An agent that runs one session per process (Claude Code, Codex's
-  terminal UI) and speaks for a new one has left the old one: gone.
+  terminal UI) and speaks for a new one has left the old one: gone. So
+  has the one it ran meanwhile when it takes a prompt in a session it
+  had left.
+- A failure or an Escape the transcript shows a moment before a hook says
+  the turn ended is how that turn ended. For an agent whose hooks alone
+  say when its turns end (Gemini CLI), the transcript's end of a turn is
+  no news once its hooks were heard.
 - A session with no pane and no pid (Codex's shared background server
   runs hooks with no terminal) gets the pane of the one Codex pane
   ag-detect saw in its folder, when there is exactly one.
@@ -118,7 +124,7 @@ with no message, as a prompt wants it.
 
 func program() cli.Program {
 	return cli.Program{Name: "ag-fold", Usage: "[OPTIONS] < events",
-		Synopsis: []string{"--snapshot [--where EXPR] [--jq EXPR | --format TEMPLATE]"},
+		Synopsis: []string{"--snapshot [--table | --jq EXPR | --format TEMPLATE] [OPTIONS]"},
 		Short:    "fold agent events into one state per session",
 		Help:     help, Examples: examples, Long: long}
 }

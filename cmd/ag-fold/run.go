@@ -94,7 +94,7 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone,
-		OneSession: providers.OneSessionPerProcess, Self: hostname.Of(f.env)})
+		OneSession: providers.OneSessionPerProcess, HookEnds: providers.HookEndsTurns, Self: hostname.Of(f.env)})
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)
@@ -107,9 +107,17 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		f.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
-	if f.opts.Format != "" && !f.opts.Snapshot {
-		f.prog.Errorf("--format goes with --snapshot (see ag-fold --help)")
-		return cli.ExitError
+	for _, o := range []struct {
+		name string
+		set  bool
+	}{{"--format", f.opts.Format != ""}, {"--table", f.opts.Table}} {
+		if o.set && !f.opts.Snapshot {
+			f.prog.Errorf("%s goes with --snapshot (see ag-fold --help)", o.name)
+			return cli.ExitError
+		}
+	}
+	if f.opts.Table {
+		return f.table(ctx, stdin)
 	}
 	if f.opts.Snapshot && (f.opts.Format != "" || f.opts.Push) {
 		return f.glance(ctx, stdin, f.opts.glanceOptions, f.opts.tmuxOptions)

@@ -60,8 +60,8 @@ type pusher struct {
 
 	// Owned by the loop (or by sync's caller when there is no loop).
 	panes   map[string]tmuxopts.Pane
-	missing map[string]bool // panes sessions name that the last list lacked
-	server  string          // pid of the server the applied options are in
+	missing map[tmuxopts.Pane]bool // panes (and ttys) sessions name that the last list lacked
+	server  string                 // pid of the server the applied options are in
 	listed  time.Time
 	applied tmuxopts.Set
 	lastErr string
@@ -205,7 +205,7 @@ func (p *pusher) sync(ctx context.Context) bool {
 	return false
 }
 
-func (p *pusher) attempt(ctx context.Context, need []string) error {
+func (p *pusher) attempt(ctx context.Context, need []tmuxopts.Pane) error {
 	if p.panes == nil || p.now().Sub(p.listed) > listAge || !p.knows(need) {
 		if err := p.list(ctx); err != nil {
 			return err
@@ -213,10 +213,10 @@ func (p *pusher) attempt(ctx context.Context, need []string) error {
 		// A session in a pane of another server (or of one long gone)
 		// must not make every change list the panes again: it is looked
 		// for again with the next list, at most listAge from now.
-		p.missing = map[string]bool{}
-		for _, id := range need {
-			if _, ok := p.panes[id]; !ok {
-				p.missing[id] = true
+		p.missing = map[tmuxopts.Pane]bool{}
+		for _, w := range need {
+			if !p.has(w) {
+				p.missing[w] = true
 			}
 		}
 	}
@@ -246,13 +246,21 @@ func (p *pusher) push(ctx context.Context, desired tmuxopts.Set) error {
 	return nil
 }
 
-func (p *pusher) knows(panes []string) bool {
-	for _, id := range panes {
-		if _, ok := p.panes[id]; !ok && !p.missing[id] {
+// knows says whether the last list can place every session: its pane is
+// there with the session's tty (respawn-pane gives a pane a new one), or
+// was not at the last list.
+func (p *pusher) knows(panes []tmuxopts.Pane) bool {
+	for _, w := range panes {
+		if !p.has(w) && !p.missing[w] {
 			return false
 		}
 	}
 	return true
+}
+
+func (p *pusher) has(w tmuxopts.Pane) bool {
+	got, ok := p.panes[w.ID]
+	return ok && (w.TTY == "" || got.TTY == "" || w.TTY == got.TTY)
 }
 
 // list reads the server's panes. A new server (first contact, or tmux

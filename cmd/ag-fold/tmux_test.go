@@ -211,3 +211,37 @@ func TestPusherForeignPane(t *testing.T) {
 		t.Errorf("after listAge a change ran tmux %d times, want 2 (list, set)", n)
 	}
 }
+
+// respawn-pane keeps the pane's id and gives it a new tty: a session that
+// starts there is shown at once, not after listAge.
+func TestPusherRespawnedPane(t *testing.T) {
+	c := tmuxServer(t)
+	ctx := context.Background()
+	now := time.Now()
+	p := newPusher(c, hostname.Named("vm"), t.Errorf, func() time.Time { return now })
+	tty := func() string { return opt(t, c, "%0", "#{pane_tty}") }
+	old := mkState(1, "a", "%0", "working", "", "")
+	old.TTY = tty()
+	p.update([]event.Event{old})
+	if !p.sync(ctx) {
+		t.Fatal("sync failed")
+	}
+	if _, err := c.Run(ctx, "respawn-pane", "-k", "-t", "%0", "sleep 600"); err != nil {
+		t.Fatal(err)
+	}
+	if tty() == old.TTY {
+		t.Skip("this tmux keeps the tty on respawn")
+	}
+	now = now.Add(time.Second)
+	gone := mkState(2, "a", "%0", "gone", "", "")
+	gone.TTY = old.TTY
+	next := mkState(2, "b", "%0", "waiting", "permission", "Bash")
+	next.TTY = tty()
+	p.update([]event.Event{gone, next})
+	if !p.sync(ctx) {
+		t.Fatal("sync failed")
+	}
+	if got := opt(t, c, "%0", "#{@ag_session} #{@ag_status}"); got != "b waiting" {
+		t.Errorf("respawned pane shows %q, want the new session waiting", got)
+	}
+}

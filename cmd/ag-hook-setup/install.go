@@ -111,6 +111,9 @@ func (c *cmd) install(o installOpts, remove bool) int {
 		}
 	}
 	c.reportBackups(changes, o.DryRun)
+	if !remove {
+		c.warnHook(hook)
+	}
 	return cli.ExitOK
 }
 
@@ -131,6 +134,13 @@ func (c *cmd) reportBackups(changes []configtx.Change, dry bool) {
 		verb = "would keep"
 	}
 	fmt.Fprintf(c.stdout, "%s %s: each file as it was before ag first changed it\n", verb, strings.Join(kept, ", "))
+}
+
+// warnHook says so when hooks running hook will break (hookpath.go).
+func (c *cmd) warnHook(hook string) {
+	if w := hookWarning(hook, c.env); w != "" {
+		fmt.Fprintln(c.stdout, "warning: "+w)
+	}
 }
 
 // report says what install/uninstall did, for people: one line per agent,

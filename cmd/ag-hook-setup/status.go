@@ -30,7 +30,7 @@ func (c *cmd) status(o statusOpts) int {
 	// one never installed for is no fault: 0 needs at least one installed
 	// and none in need of repair or trust.
 	named := len(o.Agent) > 0
-	code, installed, shown := cli.ExitOK, 0, 0
+	code, installed, shown, used := cli.ExitOK, 0, 0, false
 	for _, in := range ins {
 		ie := provider.InstallEnv{Env: c.env, Hook: hook}
 		st, err := in.Status(ie)
@@ -43,6 +43,9 @@ func (c *cmd) status(o statusOpts) int {
 			continue // not on this machine: nothing to say
 		}
 		shown++
+		if st.State != provider.NotInstalled {
+			used = true
+		}
 		fmt.Fprintln(c.stdout, c.statusLine(in, st, ie))
 		if o.Verbose {
 			c.statusDetails(in, st, ie)
@@ -54,6 +57,9 @@ func (c *cmd) status(o statusOpts) int {
 		case code == cli.ExitOK:
 			code = cli.ExitNoMatch
 		}
+	}
+	if used {
+		c.warnHook(hook)
 	}
 	if shown == 0 && code == cli.ExitOK {
 		fmt.Fprintf(c.stdout, "no agent ag installs for is on this machine (%s)\n", strings.Join(hookedIDs(), ", "))

@@ -48,7 +48,9 @@ keys event: status sent, refused or error, the reason, and what was typed.
 
   focus           select --pane's window and pane (--client: switch that
                   client to it); with --next-waiting, the next pane after
-                  --pane whose session waits, cycling; exit 1 when none
+                  --pane whose session waits, cycling; exit 1 when none;
+                  with --choose, a tmux menu of every agent session, most
+                  urgent first: picking one focuses its pane
   resume          type the agent's resume command into --pane, at a POSIX
                   shell (the session from the state file, or --agent and
                   --session)
@@ -83,7 +85,7 @@ func program() cli.Program {
 		Synopsis: []string{
 			"reply|answer TEXT --pane %ID [--token T]",
 			"[--pass] < actions",
-			"focus [--next-waiting] [--pane %ID] [--client NAME]",
+			"focus [--next-waiting | --choose] [--pane %ID] [--client NAME]",
 			"resume --pane %ID | resume-command --session ID | spawn",
 			"keygen FILE | sign FILE < actions",
 		},

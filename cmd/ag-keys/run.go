@@ -184,7 +184,7 @@ func (c *cmd) dispatch(ctx context.Context, args []string, stdin io.Reader) int 
 func (c *cmd) meaningless(word string) string {
 	o := &c.opts
 	launch := []string{"agent", "session", "prompt", "model", "fork", "transcript", "bin"}
-	focus := []string{"next-waiting", "client"}
+	focus := []string{"next-waiting", "choose", "client"}
 	var not []string
 	switch word {
 	case "focus":

@@ -26,6 +26,10 @@ they are, and the agents' transcripts:
   $CLAUDE_CONFIG_DIR and ~/.config/claude, and sub-agents' files
   <session>/subagents/agent-*.jsonl;
 - Codex: rollouts under $CODEX_HOME/sessions, else ~/.codex/sessions;
+- Gemini CLI: chats under ~/.gemini/tmp/*/chats/ ($GEMINI_CLI_HOME/.gemini
+  when set), .jsonl and the older whole-file .json;
+- Antigravity: ~/.gemini/antigravity-cli/brain/*/.system_generated/logs/
+  transcript*.jsonl;
 - the other agents ag knows, each where it keeps them (whole-file
   transcripts, SQLite databases).
 

@@ -57,6 +57,12 @@ type Config struct {
 	// time; only then does a new session in a process end the one before
 	// and take on the window it declared. nil: no agent does.
 	OneSession func(agent string) bool
+	// HookEnds says whether an agent's hooks report the end of every
+	// turn while its transcript can only guess it (Gemini's chat records
+	// an answer before it records that answer's tool calls): once a
+	// session's hooks were heard, its transcript's turn.end is no news.
+	// nil: no agent.
+	HookEnds func(agent string) bool
 	// Self is the machine the fold runs on. Its events (and events naming
 	// no host) are folded and their states stamped with Self.Name; a
 	// session of another host is its own session even when its id or pane
@@ -272,8 +278,12 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 	if s == nil {
 		return nil
 	}
-	if e.Session != "" && e.PID != 0 && e.PID != s.st.PID && f.oneSession(e.Agent) {
-		f.evict(s, e) // the session moves into a process: who was there?
+	if e.Session != "" && e.PID != 0 && f.oneSession(e.Agent) &&
+		(e.PID != s.st.PID || e.Kind == event.TurnStart && e.Src == event.SrcHook) {
+		// The session moves into a process, or a prompt is typed into it
+		// where another session ran since (Gemini's /resume switches back
+		// with no hook): who was there?
+		f.evict(s, e)
 	}
 	f.fold(s, e)
 	f.flush(s, e.T.Time)

@@ -4,9 +4,11 @@
 package glance
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/hostname"
@@ -56,6 +58,26 @@ func Rank(status string) int {
 		return 1
 	}
 	return 0
+}
+
+// Compare orders sessions most urgent first: by Rank, then the longest in
+// that status first (the wait that has waited longest), then agent and
+// session, so the order is stable.
+func Compare(a, b *event.Event) int {
+	if c := cmp.Compare(Rank(b.Status), Rank(a.Status)); c != 0 {
+		return c
+	}
+	if c := since(a).Compare(since(b)); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(a.Agent, b.Agent), cmp.Compare(a.Session, b.Session))
+}
+
+func since(e *event.Event) time.Time {
+	if e.Since != nil {
+		return e.Since.Time
+	}
+	return e.T.Time
 }
 
 // Counts is how many live sessions are in each status.

@@ -15,6 +15,7 @@
 package tmuxopts
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -199,15 +200,16 @@ func older(st, held *event.Event) bool {
 // Len is the number of live sessions.
 func (m *Model) Len() int { return len(m.sessions) }
 
-// Panes lists the panes this host's live sessions name, sorted.
-func (m *Model) Panes() []string {
-	var out []string
+// Panes lists the panes this host's live sessions name, with the tty each
+// session had there (Window unset), sorted.
+func (m *Model) Panes() []Pane {
+	var out []Pane
 	for _, s := range m.sessions {
 		if s.Pane != "" && m.self.Is(s.Host) {
-			out = append(out, s.Pane)
+			out = append(out, Pane{ID: s.Pane, TTY: s.TTY})
 		}
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, func(a, b Pane) int { return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.TTY, b.TTY)) })
 	return slices.Compact(out)
 }
 

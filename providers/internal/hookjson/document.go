@@ -64,6 +64,7 @@ type eventList struct {
 	groups  []*group
 	orig    []span // the groups as read
 	changed bool
+	setting json.RawMessage // a hook setting, not an event (Format.Settings): kept as read
 }
 
 type group struct {
@@ -97,17 +98,42 @@ func (e *ShapeError) Error() string { return e.Msg }
 
 func shapef(format string, a ...any) error { return &ShapeError{fmt.Sprintf(format, a...)} }
 
+// Format is what a file may hold beyond Claude's settings.json.
+type Format struct {
+	// Comments: // and /* */ comments (Gemini CLI reads its settings.json
+	// through strip-json-comments). Those outside "hooks" are kept as they
+	// are; inside "hooks" only in what an edit leaves untouched.
+	Comments bool
+	// Settings are names under "hooks" that configure the hooks rather
+	// than name an event (Gemini's "enabled", "disabled",
+	// "notifications"): kept as read, never taken apart.
+	Settings []string
+}
+
 // Parse reads a config file's bytes. An empty file is an empty object.
-func Parse(data []byte) (*Doc, error) {
+func Parse(data []byte) (*Doc, error) { return Format{}.Parse(data) }
+
+// Parse reads a config file's bytes in format f.
+func (f Format) Parse(data []byte) (*Doc, error) {
 	d := &Doc{indent: "  ", newline: true}
-	if len(bytes.TrimSpace(data)) == 0 {
+	text := data
+	if f.Comments {
+		var err error
+		if text, err = blankComments(data); err != nil {
+			return nil, err
+		}
+	}
+	if len(bytes.TrimSpace(text)) == 0 {
+		if len(bytes.TrimSpace(data)) > 0 {
+			d.orig = data // only comments: kept until something is written
+		}
 		return d, nil
 	}
 	d.indent, d.newline = layout(data)
-	d.orig = data
-	members, err := objectMembers(data)
+	d.orig = data // offsets into text are offsets into data: comments became spaces
+	members, err := objectMembers(text)
 	if err != nil {
-		return nil, syntaxAt(data, err)
+		return nil, syntaxAt(text, err)
 	}
 	d.parsed = members
 	seen := false
@@ -120,7 +146,7 @@ func Parse(data []byte) (*Doc, error) {
 			return nil, shapef(`"hooks" appears twice`)
 		}
 		seen = true
-		h, err := parseHooks(m.raw, m.valStart)
+		h, err := parseHooks(m.raw, m.valStart, f.Settings)
 		if err != nil {
 			return nil, err
 		}
@@ -189,6 +215,48 @@ func syntaxAt(data []byte, err error) error {
 	return err
 }
 
+// blankComments is data with every // and /* */ comment outside strings
+// turned into spaces (newlines kept), so offsets and line numbers stay.
+func blankComments(data []byte) ([]byte, error) {
+	var out []byte // a copy once the first comment is seen
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case c == '/' && i+1 < len(data) && (data[i+1] == '/' || data[i+1] == '*'):
+			if out == nil {
+				out = bytes.Clone(data)
+			}
+			start, block := i, data[i+1] == '*'
+			end := len(data)
+			if block {
+				j := bytes.Index(data[i+2:], []byte("*/"))
+				if j < 0 {
+					line := 1 + bytes.Count(data[:i], []byte("\n"))
+					return nil, fmt.Errorf("line %d: unterminated /* comment", line)
+				}
+				end = i + 2 + j + 2
+			} else if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
+				end = i + j
+			}
+			for k := start; k < end; k++ {
+				if out[k] != '\n' && out[k] != '\r' {
+					out[k] = ' '
+				}
+			}
+			i = end - 1
+		}
+	}
+	if out == nil {
+		return data, nil
+	}
+	return out, nil
+}
+
 // layout guesses the file's indentation from its first indented line.
 func layout(data []byte) (indent string, newline bool) {
 	newline = bytes.HasSuffix(bytes.TrimRight(data, " \t\r"), []byte("\n"))
@@ -237,7 +305,7 @@ func arrayElems(data []byte, base int) ([]span, error) {
 	return out, nil
 }
 
-func parseHooks(raw json.RawMessage, base int) (*hooksObj, error) {
+func parseHooks(raw json.RawMessage, base int, settings []string) (*hooksObj, error) {
 	h := &hooksObj{val: span{base, base + len(raw)}}
 	if string(bytes.TrimSpace(raw)) == "null" {
 		h.val = span{} // written anew
@@ -261,6 +329,11 @@ func parseHooks(raw json.RawMessage, base int) (*hooksObj, error) {
 			at:  span{base + m.keyStart, base + m.valEnd},
 			val: span{base + m.valStart, base + m.valEnd}}
 		h.orig = append(h.orig, ev.at)
+		if slices.Contains(settings, m.key) {
+			ev.setting = m.raw // no event: written back as read
+			h.events = append(h.events, ev)
+			continue
+		}
 		elems, err := arrayElems(m.raw, ev.val.start)
 		if err != nil {
 			return nil, shapef("hooks.%s is not an array", m.key)
@@ -669,6 +742,10 @@ func (h *hooksObj) write(b *bytes.Buffer) {
 }
 
 func (ev *eventList) writeGroups(b *bytes.Buffer) {
+	if ev.setting != nil {
+		writeRaw(b, ev.setting)
+		return
+	}
 	b.WriteByte('[')
 	for j, g := range ev.groups {
 		if j > 0 {
@@ -719,7 +796,7 @@ func (d *Doc) canonical() string {
 			k := 0
 			val.WriteByte('{')
 			for _, ev := range d.hooks.events {
-				if len(ev.groups) == 0 {
+				if len(ev.groups) == 0 && ev.setting == nil {
 					continue
 				}
 				if k > 0 {
