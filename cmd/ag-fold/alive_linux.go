@@ -3,8 +3,8 @@ package main
 import (
 	"time"
 
-	proc "github.com/agwatch/ag/filters/alive"
+	pidalive "github.com/agwatch/ag/filters/alive"
 )
 
 // startTime is when pid started, as the kernel records it.
-func startTime(pid int) (time.Time, bool) { return proc.StartTime(pid) }
+func startTime(pid int) (time.Time, bool) { return pidalive.StartTime(pid) }

@@ -5,8 +5,8 @@ package main
 import (
 	"time"
 
-	proc "github.com/agwatch/ag/filters/alive"
+	pidalive "github.com/agwatch/ag/filters/alive"
 )
 
 // startTime is when pid started, where the kernel says (darwin), else unknown.
-func startTime(pid int) (time.Time, bool) { return proc.StartTime(pid) }
+func startTime(pid int) (time.Time, bool) { return pidalive.StartTime(pid) }

@@ -1,9 +1,16 @@
-// Package termwidth says how many terminal columns text takes, for help
-// that must fit a screen.
+// Package termwidth says how many terminal columns text takes: help that
+// must fit a screen, tables fitted to one.
 package termwidth
 
-// Of is how many terminal columns s takes: wide characters (the emoji
-// ag shows, CJK) take two.
+import (
+	"unicode"
+
+	"golang.org/x/text/width"
+)
+
+// Of is how many terminal columns s takes: East Asian wide and fullwidth
+// characters (most emoji among them: ⏳ ❓ 📋) two, combining marks and
+// other zero-width characters none, the rest one.
 func Of(s string) int {
 	n := 0
 	for _, r := range s {
@@ -15,18 +22,11 @@ func Of(s string) int {
 // Rune is how many columns r takes.
 func Rune(r rune) int {
 	switch {
-	case r < 0x1100:
-		return 1
-	case r >= 0x1F000, // emoji: 📋 and the rest
-		r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0xA4CF, r >= 0xAC00 && r <= 0xD7A3,
-		r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F, r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6:
-		return 2
+	case r == 0x200d || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || unicode.Is(unicode.Cf, r):
+		return 0
 	}
-	switch r { // symbols shown as emoji (East Asian Width W): ⏳ ❓ …
-	case 0x231A, 0x231B, 0x23E9, 0x23EA, 0x23EB, 0x23EC, 0x23F0, 0x23F3, 0x25FD, 0x25FE, 0x2614, 0x2615,
-		0x267F, 0x2693, 0x26A1, 0x26AA, 0x26AB, 0x26BD, 0x26BE, 0x26C4, 0x26C5, 0x26CE, 0x26D4, 0x26EA,
-		0x26F2, 0x26F3, 0x26F5, 0x26FA, 0x26FD, 0x2705, 0x270A, 0x270B, 0x2728, 0x274C, 0x274E, 0x2753,
-		0x2754, 0x2755, 0x2757, 0x2795, 0x2796, 0x2797, 0x27B0, 0x27BF, 0x2B1B, 0x2B1C, 0x2B50, 0x2B55:
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
 		return 2
 	}
 	return 1

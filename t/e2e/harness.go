@@ -183,15 +183,11 @@ func (h *Harness) close() {
 // Project) and returns its combined output; a failure fails the test.
 func (h *Harness) Run(timeout time.Duration, argv ...string) string {
 	h.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env, cmd.Dir = h.Environ(), h.Project
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		h.T.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
+	out, code := h.RunExit(timeout, argv...)
+	if code != 0 {
+		h.T.Fatalf("%s: exit status %d\n%s", strings.Join(argv, " "), code, out)
 	}
-	return string(out)
+	return out
 }
 
 // RunExit is Run for a program whose exit status is part of the answer
