@@ -6,9 +6,11 @@ import (
 )
 
 // alive reports whether the process of a session still runs: kill(pid, 0)
-// finds it, and where the start time is known, it started before the
-// session first named it — else the pid was reused (filters/alive, which
-// the state file's readers use too).
+// finds it (EPERM: it exists, owned by someone else), it is no zombie
+// (exited, not yet reaped by its parent), and where the start time is
+// known, it started before the session first named it — else the pid was
+// reused by another process (filters/alive, which the state file's readers
+// use too).
 func alive(p fold.Proc) bool {
 	if !local(p) {
 		return true // no pid: nothing to judge

@@ -6,5 +6,8 @@ import (
 	pidalive "github.com/agwatch/ag/filters/alive"
 )
 
-// startTime is when pid started, as the kernel records it.
-func startTime(pid int) (time.Time, bool) { return pidalive.StartTime(pid) }
+// procStat is when pid started and whether it is a zombie (filters/alive).
+func procStat(pid int) (start time.Time, zombie, ok bool) { return pidalive.Stat(pid) }
+
+// parseProcStat reads a /proc/PID/stat line.
+func parseProcStat(b []byte) (start time.Time, zombie, ok bool) { return pidalive.ParseStat(b) }

@@ -8,5 +8,6 @@ import (
 	pidalive "github.com/agwatch/ag/filters/alive"
 )
 
-// startTime is when pid started, where the kernel says (darwin), else unknown.
-func startTime(pid int) (time.Time, bool) { return pidalive.StartTime(pid) }
+// procStat is when pid started and whether it is a zombie, where the
+// kernel says (darwin), else unknown.
+func procStat(pid int) (start time.Time, zombie, ok bool) { return pidalive.Stat(pid) }

@@ -29,7 +29,9 @@ branch, transcript, status, attention, tool, text, prompt, pending, since
 (when the status last changed), gen (counted up whenever status, attention
 or tool change), token ("<since in Unix ms>.<gen>", what a button press
 must quote) and the meters: model, tokens summed over the session,
-context, cost_usd, limits.
+context, cost_usd, limits. While more than one session of one process of
+an agent that hosts many (OpenCode's server) waits, each of those waits
+carries ambiguous: true, and no buttons or keys are offered for it.
 
 ## WHICH OBSERVATION WINS
 
@@ -74,7 +76,8 @@ and at the end; gone sessions stay --keep-gone. It names the ag-fold that
 keeps it (pid, host, start time, --check), and while stdin is open that
 ag-fold confirms it every --check. Every --check it also looks for the
 sessions' processes (and, on Linux and macOS, their start times, so a pid
-taken by another process does not pass); dead ones are gone.
+taken by another process does not pass, and a zombie — exited, not yet
+reaped — is dead); dead ones are gone.
 
 Readers believe the file only while its ag-fold runs and confirms it: a
 session whose process is gone is shown as gone, and when nobody keeps

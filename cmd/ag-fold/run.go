@@ -94,7 +94,8 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone,
-		OneSession: providers.OneSessionPerProcess, HookEnds: providers.HookEndsTurns, Self: hostname.Of(f.env)})
+		OneSession: providers.OneSessionPerProcess, ManySessions: providers.ManySessionsPerProcess,
+		HookEnds: providers.HookEndsTurns, Self: hostname.Of(f.env)})
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)

@@ -103,7 +103,7 @@ appended again only after ten minutes.
 Lower-case and JSON names work too (.model, .cwd).`
 
 func program(agents []string) cli.Program {
-	return cli.Program{Name: "ag-hook", Usage: "AGENT < payload    (" + strings.Join(agents, ", ") + ")",
+	return cli.Program{Name: "ag-hook", Usage: "AGENT < payload",
 		Synopsis: []string{
 			"install --agent AGENT [--dry-run] [--statusline] [--hook PATH]",
 			"uninstall --agent AGENT [--dry-run]",
@@ -111,7 +111,7 @@ func program(agents []string) cli.Program {
 			"statusline [--then CMD] [--format TEMPLATE]",
 		},
 		Short: "the command agents' hooks run; installs those hooks",
-		Help:  help, Examples: examples, Long: long,
+		Help: help + " AGENT is " + strings.Join(agents, ", ") + ".", Examples: examples, Long: long,
 		Commands: map[string]cli.CommandHelp{
 			"install": {Usage: "--agent AGENT [OPTIONS]", Examples: []string{
 				"ag-hook install --agent claude --dry-run     # see what would change",

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/providers/configtx"
 	"github.com/agwatch/ag/providers/provider"
 )
@@ -61,7 +62,7 @@ func (c *cmd) install(o installOpts, remove bool) int {
 	}
 	var all []done
 	for _, in := range ins {
-		ie := provider.InstallEnv{Env: c.env, Hook: hook, DryRun: o.DryRun, Tx: tx}
+		ie := provider.InstallEnv{Env: c.env, Hook: hook, DryRun: o.DryRun, Tx: tx, Version: cli.Version()}
 		d := done{in: in}
 		if remove {
 			d.res, err = in.Uninstall(ie)
@@ -222,9 +223,21 @@ func checkHook(path string) error {
 // config folder exists or a program with its name is on $PATH. where says
 // what was looked at, for the message when it is not.
 func (c *cmd) present(in provider.Installer) (where string, ok bool) {
+	// The config file's folder, or the one above it (an agent's plugin
+	// folder is made only for plugins: ~/.config/opencode/plugins), but not
+	// the home folder or ~/.config themselves, which every machine has.
 	dir := filepath.Dir(in.ConfigPath(c.env))
-	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-		return "", true
+	common := map[string]bool{filepath.Clean(c.env("HOME")): true, filepath.Join(c.env("HOME"), ".config"): true, "/": true}
+	if x := paths.Dir(c.env, "XDG_CONFIG_HOME"); x != "" {
+		common[x] = true
+	}
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if common[d] {
+			break
+		}
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return "", true
+		}
 	}
 	var names []string
 	if d, ok := in.(provider.ProcDetector); ok {

@@ -32,7 +32,7 @@ func (c *cmd) status(o statusOpts) int {
 	named := len(o.Agent) > 0
 	code, installed, shown, used := cli.ExitOK, 0, 0, false
 	for _, in := range ins {
-		ie := provider.InstallEnv{Env: c.env, Hook: hook}
+		ie := provider.InstallEnv{Env: c.env, Hook: hook, Version: cli.Version()}
 		st, err := in.Status(ie)
 		if err != nil {
 			c.prog.Errorf("status %s: %v", in.ID(), err)
@@ -84,6 +84,10 @@ func (c *cmd) statusLine(in provider.Installer, st provider.InstallStatus, ie pr
 			line += " (your file before ag: " + filepath.Base(b) + ")"
 		}
 	case provider.NotInstalled:
+		if len(st.Reasons) > 0 { // something is in the way
+			line += "not installed (" + path + "): " + strings.Join(st.Reasons, "; ")
+			break
+		}
 		line += "not installed (ag-hook install --agent " + id + " adds the hooks to " + path + ")"
 	case provider.NeedsRepair:
 		line += "needs repair: " + summary(st.Reasons) + " (ag-hook install --agent " + id + " repairs it)"

@@ -15,9 +15,10 @@ import (
 // record of when its process started.
 const Slack = 2 * time.Second
 
-// Is reports whether pid runs. With heard non-zero, a process that started
-// after heard (plus Slack) is another process that took the number.
-// EPERM counts as running: the process exists, owned by someone else.
+// Is reports whether pid runs. A zombie (exited, not yet reaped) does
+// not. With heard non-zero, a process that started after heard (plus
+// Slack) is another process that took the number. EPERM counts as
+// running: the process exists, owned by someone else.
 func Is(pid int, heard time.Time) bool {
 	if pid <= 0 {
 		return false
@@ -25,11 +26,15 @@ func Is(pid int, heard time.Time) bool {
 	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
-	if heard.IsZero() {
-		return true
-	}
-	if start, ok := StartTime(pid); ok && start.After(heard.Add(Slack)) {
+	start, zombie, ok := Stat(pid)
+	if zombie || ok && !heard.IsZero() && start.After(heard.Add(Slack)) {
 		return false
 	}
 	return true
+}
+
+// StartTime is when pid started, where the kernel says.
+func StartTime(pid int) (time.Time, bool) {
+	start, _, ok := Stat(pid)
+	return start, ok
 }

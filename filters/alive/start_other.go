@@ -4,5 +4,5 @@ package alive
 
 import "time"
 
-// StartTime is unknown here; kill(pid, 0) alone decides.
-func StartTime(pid int) (time.Time, bool) { return time.Time{}, false }
+// Stat is unknown here; kill(pid, 0) alone decides.
+func Stat(pid int) (start time.Time, zombie, ok bool) { return time.Time{}, false, false }

@@ -57,6 +57,11 @@ type Config struct {
 	// time; only then does a new session in a process end the one before
 	// and take on the window it declared. nil: no agent does.
 	OneSession func(agent string) bool
+	// ManySessions says whether an agent's one process hosts several
+	// live sessions at once (OpenCode's server); while more than one of
+	// them waits, each of those waits is ambiguous (see many.go). nil: no
+	// agent does.
+	ManySessions func(agent string) bool
 	// HookEnds says whether an agent's hooks report the end of every
 	// turn while its transcript can only guess it (Gemini's chat records
 	// an answer before it records that answer's tool calls): once a
@@ -286,6 +291,7 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 		f.evict(s, e)
 	}
 	f.fold(s, e)
+	f.shared(s, e.T.Time)
 	f.flush(s, e.T.Time)
 	return f.out
 }
@@ -332,6 +338,7 @@ func (f *Folder) procDown(host string, e *event.Event) {
 	for _, k := range keys {
 		s := f.sessions[k]
 		f.fold(s, e)
+		f.shared(s, e.T.Time)
 		f.flush(s, e.T.Time)
 	}
 }
@@ -377,6 +384,7 @@ func (f *Folder) Tick(now time.Time) []event.Event {
 				s.set(now, event.StatusIdle, "", "", "", "")
 				s.assertT, s.assertSrc, s.assertKind = now, event.SrcPane, event.WaitEnd
 				s.cause = "tick.pane-idle"
+				f.shared(s, now)
 				f.flush(s, now)
 			}
 		case event.StatusWorking:
