@@ -111,7 +111,7 @@ func program(agents []string) cli.Program {
 			"statusline [--then CMD] [--format TEMPLATE]",
 		},
 		Short: "the command agents' hooks run; installs those hooks",
-		Help: help + " AGENT is " + strings.Join(agents, ", ") + ".", Examples: examples, Long: long,
+		Help:  help + " AGENT is " + strings.Join(agents, ", ") + ".", Examples: examples, Long: long,
 		Commands: map[string]cli.CommandHelp{
 			"install": {Usage: "--agent AGENT [OPTIONS]", Examples: []string{
 				"ag-hook install --agent claude --dry-run     # see what would change",
