@@ -38,3 +38,28 @@ func TestIs(t *testing.T) {
 		t.Errorf("impossible pids reported alive")
 	}
 }
+
+// TestZombie: a process that exited and is not reaped yet (its parent has
+// not waited for it) is dead, though kill(pid, 0) still finds it.
+func TestZombie(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer cmd.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, zombie, ok := Stat(cmd.Process.Pid); ok && zombie {
+			break
+		} else if !ok {
+			t.Skip("no process status here")
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("true never exited")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if Is(cmd.Process.Pid, time.Time{}) {
+		t.Errorf("a zombie reported alive")
+	}
+}
