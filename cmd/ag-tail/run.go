@@ -47,6 +47,7 @@ type options struct {
 	cli.Filter
 	Once   bool   `long:"once" description:"read what exists, then exit (the default)"`
 	Follow bool   `long:"follow" short:"f" description:"replay what exists, then keep reading as agents write"`
+	Replay bool   `long:"replay" description:"with --follow: replay the whole history, not only what came since the last run"`
 	Since  string `long:"since" value-name:"DURATION" description:"only events newer than DURATION ago (90s, 15m, 24h, 7d); files not written since are not replayed"`
 	Agent  string `long:"agent" value-name:"NAME" description:"only this agent's transcripts and spool events (claude, codex, ...)"`
 }
