@@ -18,6 +18,7 @@ import (
 type batch struct {
 	events []event.Event
 	raws   [][]byte
+	keys   []uint64 // state.Key of each event, for the state file's mark
 	err    error
 }
 
@@ -57,6 +58,7 @@ func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *ba
 					b.err = err
 					break
 				}
+				b.keys = append(b.keys, state.Key(e.ID, line))
 				if f.opts.Pass {
 					raw := make([]byte, len(line)+1)
 					raw[copy(raw, line)] = '\n'
@@ -159,6 +161,9 @@ func (f *folder) apply(b *batch) []output {
 			outs = append(outs, output{ev: &b.events[i], raw: b.raws[i]})
 			idx = append(idx, -1)
 		}
+		if f.marked(&b.events[i], b.keys[i]) {
+			continue
+		}
 		for _, s := range f.fold.Apply(&b.events[i]) {
 			states = append(states, s)
 			outs = append(outs, output{})
@@ -251,7 +256,7 @@ func (w *writer) close() error {
 // save writes the state file when the states changed since the last write
 // and --debounce has passed (or force); else it returns how long to wait.
 func (f *folder) save(force bool) time.Duration {
-	if f.path == "" || f.fold.Changes() == f.written {
+	if f.path == "" || f.fold.Changes() == f.written && f.mark.written {
 		return 0
 	}
 	now := f.now()
@@ -259,7 +264,7 @@ func (f *folder) save(force bool) time.Duration {
 		return wait
 	}
 	changes := f.fold.Changes()
-	err := state.Write(f.path, now, f.fold.States())
+	err := state.WriteMarked(f.path, now, f.fold.States(), f.mark.state())
 	f.lastWrite = now
 	if err != nil {
 		if msg := err.Error(); msg != f.stateErr {
@@ -268,8 +273,50 @@ func (f *folder) save(force bool) time.Duration {
 		}
 		return 0
 	}
-	f.written, f.stateErr = changes, ""
+	f.written, f.stateErr, f.mark.written = changes, "", true
 	return 0
+}
+
+// markState is what ties the state file to ag-tail's output (state.Mark):
+// the last mark event folded and the keys of the events folded since.
+type markState struct {
+	id      string
+	after   []uint64
+	full    bool // more than maxAfter since the mark: tied to nothing
+	written bool // the state file has it
+}
+
+// maxAfter bounds the keys kept after a mark; ag-tail marks its output
+// every few seconds while it writes, and once a minute when idle.
+const maxAfter = 16384
+
+// marked notes a mark (and reports it: there is nothing to fold), or an
+// event folded after one.
+func (f *folder) marked(e *event.Event, key uint64) bool {
+	m := &f.mark
+	if e.Kind == event.Mark {
+		if e.ID != m.id || len(m.after) > 0 || m.full {
+			m.id, m.after, m.full, m.written = e.ID, m.after[:0], false, false
+		}
+		return true
+	}
+	if m.id == "" || m.full {
+		return false
+	}
+	if len(m.after) == maxAfter {
+		m.full, m.after, m.written = true, m.after[:0], false
+		return false
+	}
+	m.after = append(m.after, key)
+	m.written = false
+	return false
+}
+
+func (m *markState) state() state.Mark {
+	if m.full {
+		return state.Mark{}
+	}
+	return state.Mark{ID: m.id, After: m.after}
 }
 
 // end maps a write error to the exit status: a reader that went away ends

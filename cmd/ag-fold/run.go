@@ -113,7 +113,8 @@ type folder struct {
 	written   uint64 // fold.Changes() when the state file was last written
 	lastWrite time.Time
 	stateErr  string // last state-file error reported, so it is said once
-	wrote     bool   // something reached stdout
+	mark      markState
+	wrote     bool // something reached stdout
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -126,6 +127,7 @@ func newFolder(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *f
 			Short: "fold agent events into one state per session", Long: long,
 			Stdout: stdout, Stderr: stderr},
 		env: env, now: now, alive: newLiveness(), running: running,
+		mark: markState{written: true}, // tied to nothing until a mark comes
 	}
 	f.stdout = bufio.NewWriterSize(&countWriter{w: stdout, n: &f.wrote}, 64<<10)
 	f.out = cli.NewWriter(f.stdout)

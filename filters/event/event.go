@@ -38,11 +38,15 @@ const (
 	Notify = "notify"
 	Action = "action"
 	Keys   = "keys"
+
+	// Mark is a point in ag-tail's output that its cursor can resume
+	// from: ag-fold ties its state file to the last one it folded.
+	Mark = "mark"
 )
 
 // Kinds lists every kind this version knows, in documentation order.
 var Kinds = []string{SessionStart, SessionEnd, TurnStart, ToolStart, ToolEnd, Wait, WaitEnd,
-	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys}
+	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys, Mark}
 
 // Sources: who observed an event.
 const (

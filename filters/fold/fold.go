@@ -226,8 +226,13 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 	f.out = f.out[:0]
 	switch e.Kind {
 	case event.State:
-		f.restore(e)
-		return nil
+		// A restored state is news to the readers downstream (a
+		// restarted pipeline's tmux options and notifier), as the
+		// replay it stands for would have been.
+		if s := f.restore(e); s != nil {
+			f.out = append(f.out, s.view())
+		}
+		return f.out
 	case event.Notify, event.Action, event.Keys:
 		return nil
 	}
@@ -288,16 +293,16 @@ func (f *Folder) procDown(e *event.Event) {
 
 // restore takes a state event in (a state file or ag-fold's own output fed
 // back), unless the fold already knows something newer.
-func (f *Folder) restore(e *event.Event) {
+func (f *Folder) restore(e *event.Event) *session {
 	if e.Session == "" && e.Pane == "" {
-		return
+		return nil
 	}
 	k := sessionKey(e.Agent, e.Session)
 	if e.Session == "" {
 		k = paneKey(e.Pane)
 	}
 	if s := f.sessions[k]; s != nil && !e.T.After(s.st.T.Time) {
-		return
+		return nil
 	}
 	if f.sessions[k] == nil && e.Session == "" {
 		f.loose++
@@ -306,6 +311,7 @@ func (f *Folder) restore(e *event.Event) {
 	s.restore(e)
 	f.sessions[k] = s
 	f.changes++
+	return s
 }
 
 // Tick applies what time alone decides at now: a hook's wait the pane saw

@@ -19,10 +19,16 @@ import (
 
 // Write replaces the state file at path with states.
 func Write(path string, now time.Time, states []event.Event) error {
+	return write(path, now, states, Mark{})
+}
+
+func write(path string, now time.Time, states []event.Event, m Mark) error {
 	var b bytes.Buffer
 	b.WriteString(`{"v":1,"t":"`)
 	b.WriteString(now.UTC().Format(event.Layout))
-	b.WriteString(`","sessions":[`)
+	b.WriteByte('"')
+	appendMark(&b, m)
+	b.WriteString(`,"sessions":[`)
 	buf := make([]byte, 0, 1024)
 	for i := range states {
 		if i > 0 {

@@ -69,7 +69,8 @@ type Parser struct {
 	tools  map[string]string // open tool_use id → tool name
 	bg     map[string]bool   // sub-agents running in the background
 	seen   map[msgKey]struct{}
-	ended  string // message id the last turn.end was for
+	recent []msgKey // the newest keys of seen, oldest first (a checkpoint's)
+	ended  string   // message id the last turn.end was for
 }
 
 type msgKey struct{ id, req string }
@@ -102,6 +103,7 @@ func (p *Parser) Reset() {
 	p.tools = map[string]string{}
 	p.bg = map[string]bool{}
 	p.seen = map[msgKey]struct{}{}
+	p.recent = p.recent[:0]
 }
 
 // Parse handles one line (see provider.TranscriptParser).
@@ -190,7 +192,7 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 		_, dup := p.seen[key]
 		if msgID == "" || !dup {
 			if msgID != "" {
-				p.seen[key] = struct{}{}
+				p.remember(key)
 			}
 			e := newEv(event.Meter)
 			tok := m.Usage
