@@ -62,16 +62,23 @@ type tail struct {
 
 	provs      []provider.Provider
 	storeEvery time.Duration // the stores' slow timer (storePoll)
-	buf        *lineBuffer
-	outs       sync.Pool    // of *out
-	stop       *atomic.Bool // set while a replay runs: tells its readers to end
+	// cursorEvery is how often, at most, the cursor is written (tests
+	// make it short).
+	cursorEvery time.Duration
+	buf         *lineBuffer
+	outs        sync.Pool    // of *out
+	stop        *atomic.Bool // set while a replay runs: tells its readers to end
 
 	// Meters counted, across files (ids hashed): a response copied into
 	// another file counts once. newMeters are those added since the
 	// cursor last saved them.
 	meters    map[uint64]struct{}
 	newMeters []uint64
-	err       error // first write error; ends the run
+	// skip are the events (state.Key, how many times) ag-fold folded
+	// after the mark a restart resumes from: left out while it replays.
+	skip  map[uint64]int
+	wrote bool  // output since the cursor's last checkpoint
+	err   error // first write error; ends the run
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -83,7 +90,7 @@ func newTail(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *tai
 		prog: cli.Program{Name: "ag-tail", Usage: "[--once | --follow] [OPTIONS]",
 			Short: "read the spool and agents' transcripts as ag events", Long: long,
 			Stdout: stdout, Stderr: stderr},
-		env: env, now: now, provs: providers.All(), storeEvery: storePoll, meters: map[uint64]struct{}{},
+		env: env, now: now, provs: providers.All(), storeEvery: storePoll, cursorEvery: cursorEvery, meters: map[uint64]struct{}{},
 	}
 	t.buf = &lineBuffer{w: stdout}
 	return t

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -21,7 +22,11 @@ type fixture struct {
 	home, ag, cfg  string
 	now            time.Time
 	stdout, stderr syncBuffer
+	ckEvery        time.Duration // the followers' cursorEvery, else testCursorEvery
 }
+
+// testCursorEvery is the tests' cursorEvery.
+const testCursorEvery = 100 * time.Millisecond
 
 func newFixture(t *testing.T) *fixture {
 	d := t.TempDir()
@@ -74,7 +79,7 @@ func (f *fixture) events() []string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimSpace(f.stdout.String()), "\n") {
 		var e event.Event
-		if l == "" || event.Decode([]byte(l), &e) != nil {
+		if l == "" || event.Decode([]byte(l), &e) != nil || e.Kind == event.Mark {
 			continue
 		}
 		out = append(out, e.Kind+"@"+e.Session[:min(4, len(e.Session))])
@@ -171,6 +176,7 @@ func (f *fixture) follow(args ...string) {
 func (f *fixture) followWith(tl *tail, args ...string) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
+	tl.cursorEvery = cmp.Or(f.ckEvery, testCursorEvery)
 	go func() {
 		done <- tl.main(ctx, append([]string{"--follow"}, args...))
 	}()

@@ -75,7 +75,7 @@ func (f *fixture) texts() []string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimSpace(f.stdout.String()), "\n") {
 		var e event.Event
-		if l != "" && event.Decode([]byte(l), &e) == nil {
+		if l != "" && event.Decode([]byte(l), &e) == nil && e.Kind != event.Mark && e.Kind != event.State {
 			out = append(out, e.Session+":"+e.Text)
 		}
 	}

@@ -8,11 +8,13 @@ import (
 
 // store is one database a provider.Stores agent keeps its sessions in.
 type store struct {
-	path    string
-	r       provider.StoreReader
-	last    time.Time // when it was last read
-	dirty   bool      // one of its files changed since
-	lastErr string    // the last error said, so it is said once
+	path      string
+	prov      provider.Stores
+	r         provider.StoreReader
+	readSince bool      // read since the cursor's last checkpoint
+	last      time.Time // when it was last read
+	dirty     bool      // one of its files changed since
+	lastErr   string    // the last error said, so it is said once
 }
 
 // readStore emits what the store recorded since it was last read.
