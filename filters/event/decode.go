@@ -42,7 +42,7 @@ type SyntaxError = jsonscan.SyntaxError
 var interned = [...]string{
 	"Bash", "Edit", "Read", "Write", "action", "antigravity", "claude", "codex", "copilot",
 	"cursor", "done", "failed", "fold", "gemini", "gone", "hook", "idle", "interrupt",
-	"keys", "log", "meter", "notify", "omp", "opencode", "pane", "permission", "pi", "plan",
+	"keys", "log", "mark", "meter", "notify", "omp", "opencode", "pane", "permission", "pi", "plan",
 	"proc", "proc.down", "proc.up", "question", "session.end", "session.start", "state",
 	"statusline", "tool.end", "tool.start", "turn.end", "turn.fail", "turn.start", "wait",
 	"wait.end", "waiting", "working",
