@@ -199,6 +199,29 @@ func TestRestartNothingLostOrDoubled(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	// And the states are those a full replay folds, field for field.
+	var snap strings.Builder
+	tail := exec.Command(filepath.Join(binDir, "ag-tail"), "--once")
+	fold := exec.Command(filepath.Join(binDir, "ag-fold"), "--snapshot", "--check", "0", "--no-state")
+	tail.Env = append(os.Environ(), env...)
+	fold.Env = tail.Env
+	fold.Stdin, _ = tail.StdoutPipe()
+	fold.Stdout = &snap
+	tail.Start()
+	if err := fold.Run(); err != nil {
+		t.Fatal(err)
+	}
+	tail.Wait()
+	live, _ := state.Read(filepath.Join(ag, "state.json"))
+	for i, line := range strings.Split(strings.TrimSpace(snap.String()), "\n") {
+		var want event.Event
+		event.Decode([]byte(line), &want)
+		got := live[i]
+		got.ID, want.ID, got.Extra = "", "", nil
+		if g, w := string(event.AppendJSON(nil, &got)), string(event.AppendJSON(nil, &want)); g != w {
+			t.Errorf("after the restarts:\n%s\na full replay:\n%s", g, w)
+		}
+	}
 	if resumed < 3 {
 		t.Errorf("only %d of 8 restarts went on from the cursor", resumed)
 	}

@@ -206,6 +206,9 @@ func (f *folder) snapshot(ctx context.Context, stdin io.Reader) int {
 		}
 	}
 	for i := range states {
+		// What the fold keeps beyond a state (the file's "fold" member)
+		// is for a restarted ag-fold, not for readers.
+		states[i].Extra = nil
 		if err := f.filter.Write(f.out, &states[i]); err != nil {
 			if cli.IsClosedPipe(err) {
 				return cli.ExitOK

@@ -62,10 +62,7 @@ type session struct {
 	// sub-agent (a reader sees whose prompt it is; a restart keeps it), and
 	// subPrev is what the session showed before it: the answer returns
 	// there.
-	subPrev struct {
-		status, attn, tool, toolID, text string
-		pending                          int
-	}
+	subPrev subPrevState
 	// subTool is each in-flight sub-agent's newest tool call id: its
 	// permission prompt names no call.
 	subTool map[string]string
@@ -78,6 +75,11 @@ type session struct {
 
 	dirty bool   // something a reader sees changed
 	cause string // id of the event that caused the change
+}
+
+type subPrevState struct {
+	status, attn, tool, toolID, text string
+	pending                          int
 }
 
 func newSession(k key, e *event.Event, pane bool) *session {
@@ -274,4 +276,5 @@ func (s *session) restore(e *event.Event) {
 	}
 	s.pidSeen = s.since
 	s.last = e.T.Time
+	s.restoreBook(e.Extra)
 }
