@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/providers/configtx"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -28,30 +29,87 @@ func (c *cmd) install(o installOpts, remove bool) int {
 		c.prog.Errorf("%s: %v", verb, err)
 		return cli.ExitError
 	}
-	code := cli.ExitOK
+	// Every agent's files in one transaction: a file that cannot be
+	// edited stops the whole run before anything is written.
+	tx := configtx.New()
+	type done struct {
+		id     string
+		res    provider.InstallResult
+		sl     provider.InstallResult
+		hasSL  bool
+		slNote bool
+	}
+	var all []done
 	for _, in := range ins {
-		ie := provider.InstallEnv{Env: c.env, Hook: hook, DryRun: o.DryRun}
-		var res provider.InstallResult
+		ie := provider.InstallEnv{Env: c.env, Hook: hook, DryRun: o.DryRun, Tx: tx}
+		d := done{id: in.ID()}
 		if remove {
-			res, err = in.Uninstall(ie)
+			d.res, err = in.Uninstall(ie)
 		} else {
-			res, err = in.Install(ie)
+			d.res, err = in.Install(ie)
 		}
 		if err != nil {
 			c.prog.Errorf("%s %s: %v", verb, in.ID(), err)
-			code = cli.ExitError
-			continue
+			c.prog.Errorf("%s: nothing was changed", verb)
+			return cli.ExitError
 		}
-		c.report(in.ID(), verb, res, o.DryRun)
-		if (o.Statusline || remove) && c.installStatusLine(in, ie, remove) != cli.ExitOK {
-			code = cli.ExitError
+		if o.Statusline || remove {
+			sl, ok := in.(provider.StatusLiner)
+			switch {
+			case ok && remove:
+				d.sl, err = sl.UninstallStatusLine(ie)
+				d.hasSL = true
+			case ok:
+				d.sl, err = sl.InstallStatusLine(ie)
+				d.hasSL = true
+			case !remove:
+				d.slNote = true
+			}
+			if err != nil {
+				c.prog.Errorf("%s %s: statusLine: %v", verb, in.ID(), err)
+				c.prog.Errorf("%s: nothing was changed", verb)
+				return cli.ExitError
+			}
+		}
+		all = append(all, d)
+	}
+	changes := tx.Changes()
+	if !o.DryRun {
+		if changes, err = tx.Commit(); err != nil {
+			c.prog.Errorf("%s: %v", verb, err)
+			return cli.ExitError
 		}
 	}
-	return code
+	backups := map[string]configtx.Change{}
+	for _, ch := range changes {
+		backups[ch.Path] = ch
+	}
+	for _, d := range all {
+		c.report(d.id, verb, d.res, o.DryRun, backups)
+		if d.slNote {
+			fmt.Fprintf(c.stdout, "%s: no statusLine command to wrap (--statusline skipped)\n", d.id)
+		}
+		if d.hasSL {
+			c.reportStatusLine(d.id, d.sl, remove, o.DryRun, backups)
+		}
+	}
+	return cli.ExitOK
+}
+
+// backupNote says where the file's previous version is, "" if nowhere.
+func backupNote(path string, dry bool, backups map[string]configtx.Change) string {
+	ch, ok := backups[path]
+	switch {
+	case !ok || ch.Backup == "" || dry:
+		return ""
+	case ch.Fresh:
+		return "; the original is kept in " + ch.Backup
+	}
+	return "; the original from before ag is still in " + ch.Backup
 }
 
 // report says what install/uninstall did, for people.
-func (c *cmd) report(id, verb string, res provider.InstallResult, dry bool) {
+func (c *cmd) report(id, verb string, res provider.InstallResult, dry bool, backups map[string]configtx.Change) {
 	switch {
 	case !res.Changed && verb == "install":
 		fmt.Fprintf(c.stdout, "%s: already installed in %s\n", id, res.Path)
@@ -81,10 +139,7 @@ func (c *cmd) report(id, verb string, res provider.InstallResult, dry bool) {
 		counts = append(counts, fmt.Sprintf("%d removed", removed))
 	}
 	fmt.Fprintf(c.stdout, "%s: hooks %s %s (%s)", id, what, res.Path, strings.Join(counts, ", "))
-	if res.Backup != "" {
-		fmt.Fprintf(c.stdout, "; previous version in %s", res.Backup)
-	}
-	fmt.Fprintln(c.stdout)
+	fmt.Fprintf(c.stdout, "%s\n", backupNote(res.Path, dry, backups))
 	for _, a := range res.Actions {
 		fmt.Fprintf(c.stdout, "  %s\n", a)
 	}

@@ -25,17 +25,19 @@ like the agent wins, else the first ancestor with a terminal, else the parent),
 the tmux pane ($TMUX_PANE), the working directory and the host. No other
 environment variable is read into an event.
 
-The hook prints nothing and exits 0 on every path, bad input and unwritable
-spool included, because agents read a hook's output and exit status as
-decisions. Set AG_DEBUG=1 to log what went wrong to ag-hook.log in the state
+The hook prints only what the agent requires of a hook that decides
+nothing (nothing, or "{}" for agents that need it) and exits 0 on every
+path, bad input and unwritable spool included, because agents read a hook's
+output and exit status as decisions. Set AG_DEBUG=1 to log what went wrong to ag-hook.log in the state
 directory (or AG_DEBUG=/abs/path to log there).
 
 "ag-hook install --agent AGENT" adds ag's hooks to the agent's config, running
 the absolute path of this ag-hook; "uninstall" removes them; "status" says, from
 the file's contents, whether they are Installed, Need repair or are Not
 installed. These edit the file structurally and atomically, keep every other
-key and handler, back it up first (FILE.ag-backup) and refuse, changing
-nothing, a file they cannot parse. Exit status: 0 ok, 1 (status) something
+key and handler, keep the file as it was before ag first changed it in
+FILE.ag-backup, and refuse, changing nothing in any file, a file they cannot
+parse. Exit status: 0 ok, 1 (status) something
 not installed or in need of repair, 2 error. "status" with --agent wants each
 agent named Installed; without, it lists every agent and wants at least one
 Installed and none in need of repair (an agent never installed for is fine).`
@@ -134,7 +136,7 @@ func (c *cmd) main(args []string) int {
 	for _, p := range providers.All() {
 		if h, ok := p.(provider.Hooked); ok {
 			parser.AddCommand(h.ID(), "run by "+p.Name()+"'s hooks: read a payload on stdin, append events to the spool",
-				"Run by "+p.Name()+"'s hooks (ag-hook install --agent "+h.ID()+" sets them up). Reads one hook payload on stdin and appends the events it means to the spool; prints nothing and exits 0 whatever happens.", &hookOpts{})
+				"Run by "+p.Name()+"'s hooks (ag-hook install --agent "+h.ID()+" sets them up). Reads one hook payload on stdin and appends the events it means to the spool; prints only the answer the agent requires of a hook that decides nothing, and exits 0 whatever happens.", &hookOpts{})
 		}
 	}
 	parser.AddCommand("statusline", "Claude Code's statusLine command: a meter to ag, a line to Claude", "Run by Claude Code as its statusLine (ag-hook install --agent claude --statusline sets it up): appends a meter event to the spool and prints a line, or the output of --then CMD. See ag-hook statusline --man.", &statuslineFlags{})

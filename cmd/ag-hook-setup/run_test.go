@@ -81,7 +81,7 @@ func TestInstallCycle(t *testing.T) {
 		{[]string{"status"}, 0, "claude: Installed (" + settings + ")"},
 		{[]string{"install", "--agent", "claude"}, 0, "claude: already installed in " + settings},
 		{[]string{"status", "--hook", "/elsewhere/ag-hook"}, 1, "claude: Needs repair (" + settings + "): SessionStart: runs '/opt/ag/bin/ag-hook' claude (missing), want '/elsewhere/ag-hook' claude;"},
-		{[]string{"uninstall", "--agent", "claude"}, 0, "claude: hooks removed from " + settings + " (14 removed); previous version in " + settings + ".ag-backup"},
+		{[]string{"uninstall", "--agent", "claude"}, 0, "claude: hooks removed from " + settings + " (14 removed); the original from before ag is still in " + settings + ".ag-backup"},
 		{[]string{"uninstall", "--agent", "claude"}, 0, "claude: no ag hooks in " + settings},
 		{[]string{"status"}, 1, "claude: Not installed"},
 		// A second agent: status without --agent lists both; one never

@@ -18,12 +18,17 @@ import (
 // agent never blocks writing to us. A larger payload is dropped.
 const maxPayload = 256 << 20
 
-// hook runs one hook: payload in, events to the spool, nothing out, exit 0.
+// hook runs one hook: payload in, events to the spool, exit 0. It prints
+// only the agent's no-decision answer (hooks.Answerer), on every path.
 func (c *cmd) hook(h hooks.Mapper, print bool) (code int) {
+	var payload []byte
 	defer func() {
 		if r := recover(); r != nil {
 			c.debugf("%s: panic: %v", h.ID(), r)
 			code = exitOK
+		}
+		if !print {
+			c.answer(h, payload)
 		}
 	}()
 	now := c.now()
@@ -34,6 +39,7 @@ func (c *cmd) hook(h hooks.Mapper, print bool) (code int) {
 	}
 	if len(payload) > maxPayload {
 		io.Copy(io.Discard, c.stdin)
+		payload = payload[:0]
 		c.debugf("%s: payload larger than %d bytes, dropped", h.ID(), maxPayload)
 		return exitOK
 	}
@@ -64,6 +70,22 @@ func (c *cmd) hook(h hooks.Mapper, print bool) (code int) {
 		c.debugf("%s: spool: %v", h.ID(), err)
 	}
 	return exitOK
+}
+
+// answer prints what the agent requires of a hook that decides nothing.
+func (c *cmd) answer(h hooks.Mapper, payload []byte) {
+	a, ok := h.(hooks.Answerer)
+	if !ok {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			c.debugf("%s: panic in answer: %v", h.ID(), r)
+		}
+	}()
+	if out := a.Answer(payload); len(out) > 0 {
+		c.stdout.Write(out)
+	}
 }
 
 // debugf logs a hook's trouble when $AG_DEBUG is set: to that path when it

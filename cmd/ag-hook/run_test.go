@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/provider"
 )
 
 // TestMain lets the test binary act as ag-hook, so tests can start many
@@ -190,5 +192,54 @@ func BenchmarkHook(b *testing.B) {
 		if c.main([]string{"claude"}) != 0 {
 			b.Fatal("exit status")
 		}
+	}
+}
+
+// answering is a hook mapper whose agent wants "{}" from every hook, and
+// which fails or panics on command.
+type answering struct{ mode string }
+
+func (answering) ID() string             { return "answering" }
+func (answering) ProcessNames() []string { return nil }
+func (a answering) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error) {
+	switch a.mode {
+	case "error":
+		return nil, errors.New("bad payload")
+	case "panic":
+		panic("boom")
+	}
+	e := event.Event{Kind: event.TurnEnd, Agent: "answering", Session: "s", Src: event.SrcHook}
+	return []event.Event{e}, nil
+}
+func (answering) Answer(payload []byte) []byte { return []byte("{}\n") }
+
+// TestHookAnswers: an agent that requires an answer gets exactly it on
+// every path — a good payload, a bad one, a panic, an unwritable spool —
+// and nothing else; --print prints the events instead.
+func TestHookAnswers(t *testing.T) {
+	dir := t.TempDir()
+	blocked := filepath.Join(dir, "file")
+	os.WriteFile(blocked, nil, 0o600)
+	for _, tc := range []struct {
+		name, mode, agDir string
+	}{
+		{"ok", "", filepath.Join(dir, "ag")},
+		{"error", "error", filepath.Join(dir, "ag")},
+		{"panic", "panic", filepath.Join(dir, "ag")},
+		{"unwritable spool", "", filepath.Join(blocked, "ag")},
+	} {
+		var out, errb bytes.Buffer
+		c := newCmd(context.Background(), strings.NewReader(payload), &out, &errb)
+		env := map[string]string{"AG_DIR": tc.agDir}
+		c.env = func(k string) string { return env[k] }
+		if code := c.hook(answering{tc.mode}, false); code != 0 || out.String() != "{}\n" || errb.Len() > 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 0, {}, nothing", tc.name, code, out.String(), errb.String())
+		}
+	}
+	var out bytes.Buffer
+	c := newCmd(context.Background(), strings.NewReader(payload), &out, io.Discard)
+	c.hook(answering{}, true)
+	if !strings.Contains(out.String(), `"kind":"turn.end"`) || strings.HasSuffix(out.String(), "{}\n") {
+		t.Errorf("--print wrote %q, want the events only", out.String())
 	}
 }

@@ -61,12 +61,12 @@ func (p *Provider) spec(hook string) *hookjson.Spec {
 
 // Install adds ag's hooks to settings.json.
 func (p *Provider) Install(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return hookjson.Install(p.ConfigPath(ie.Env), p.spec(ie.Hook), ie.DryRun)
+	return hookjson.Install(ie, p.ConfigPath(ie.Env), p.spec(ie.Hook))
 }
 
 // Uninstall removes ag's hooks (and nothing else) from settings.json.
 func (p *Provider) Uninstall(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return hookjson.Uninstall(p.ConfigPath(ie.Env), p.spec(ie.Hook), ie.DryRun)
+	return hookjson.Uninstall(ie, p.ConfigPath(ie.Env), p.spec(ie.Hook))
 }
 
 // Status reads settings.json.

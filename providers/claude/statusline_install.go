@@ -111,7 +111,7 @@ func setMember(members []hookjson.Member, key string, raw json.RawMessage) []hoo
 // statusline, passing on to the command that was there. Installing again
 // only repairs the ag-hook path: the old command is never wrapped twice.
 func (p *Provider) InstallStatusLine(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return hookjson.EditMember(p.ConfigPath(ie.Env), statusLineKey, ie.DryRun, func(old json.RawMessage) (json.RawMessage, []string, error) {
+	return hookjson.EditMember(ie, p.ConfigPath(ie.Env), statusLineKey, func(old json.RawMessage) (json.RawMessage, []string, error) {
 		members, command, err := statusLineObject(old)
 		if err != nil {
 			return nil, nil, err
@@ -137,7 +137,7 @@ func (p *Provider) InstallStatusLine(ie provider.InstallEnv) (provider.InstallRe
 // UninstallStatusLine gives back the statusLine command ag wrapped, exactly,
 // or removes the statusLine ag added where there was none.
 func (p *Provider) UninstallStatusLine(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return hookjson.EditMember(p.ConfigPath(ie.Env), statusLineKey, ie.DryRun, func(old json.RawMessage) (json.RawMessage, []string, error) {
+	return hookjson.EditMember(ie, p.ConfigPath(ie.Env), statusLineKey, func(old json.RawMessage) (json.RawMessage, []string, error) {
 		members, command, err := statusLineObject(old)
 		if err != nil {
 			return nil, nil, err

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/agwatch/ag/providers/codex/codexhook"
+	"github.com/agwatch/ag/providers/configtx"
 	"github.com/agwatch/ag/providers/internal/hookjson"
 	"github.com/agwatch/ag/providers/provider"
 )
@@ -50,31 +51,34 @@ func (*Provider) spec(hook string) *hookjson.Spec {
 }
 
 // Install adds ag's hooks to hooks.json and turns the hooks feature on in
-// config.toml, then reminds the user to trust the hooks.
+// config.toml, then reminds the user to trust the hooks. Both files go in
+// one transaction: a file ag cannot edit leaves both unchanged.
 func (p *Provider) Install(ie provider.InstallEnv) (provider.InstallResult, error) {
-	// The flag first: a config.toml ag cannot edit stops the install
-	// before hooks.json changes.
-	flag, err := enableFlag(ConfigFile(ie.Env), ie.DryRun)
-	if err != nil {
-		return provider.InstallResult{Path: HooksFile(ie.Env)}, err
-	}
-	res, err := hookjson.Install(HooksFile(ie.Env), p.spec(ie.Hook), ie.DryRun)
-	if err != nil {
-		return res, err
-	}
-	res.Actions = append(res.Actions, flag...)
-	res.Changed = res.Changed || len(flag) > 0
-	if len(res.Actions) > 0 {
-		res.Actions = append(res.Actions, "! "+TrustHint)
-	}
-	return res, nil
+	return ie.Edit(func(tx *configtx.Tx) (provider.InstallResult, error) {
+		in := ie
+		in.Tx = tx
+		flag, err := enableFlag(tx, ConfigFile(ie.Env))
+		if err != nil {
+			return provider.InstallResult{Path: HooksFile(ie.Env)}, err
+		}
+		res, err := hookjson.Install(in, HooksFile(ie.Env), p.spec(ie.Hook))
+		if err != nil {
+			return res, err
+		}
+		res.Actions = append(res.Actions, flag...)
+		res.Changed = res.Changed || len(flag) > 0
+		if len(res.Actions) > 0 {
+			res.Actions = append(res.Actions, "! "+TrustHint)
+		}
+		return res, nil
+	})
 }
 
 // Uninstall removes ag's hooks from hooks.json. The feature flag stays:
 // the user may have turned it on for hooks of their own, and with no
 // handlers it does nothing.
 func (p *Provider) Uninstall(ie provider.InstallEnv) (provider.InstallResult, error) {
-	return hookjson.Uninstall(HooksFile(ie.Env), p.spec(ie.Hook), ie.DryRun)
+	return hookjson.Uninstall(ie, HooksFile(ie.Env), p.spec(ie.Hook))
 }
 
 // Status reads hooks.json, the feature flag and the trust Codex recorded.
@@ -112,12 +116,11 @@ func (p *Provider) Status(ie provider.InstallEnv) (provider.InstallStatus, error
 	return st, nil
 }
 
-// enableFlag turns the hooks feature on in config.toml (creating the file
-// if need be), atomically and after a backup, unless dry.
-func enableFlag(path string, dry bool) ([]string, error) {
-	old, err := os.ReadFile(path)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+// enableFlag stages the hooks feature turned on in config.toml (creating
+// the file if need be).
+func enableFlag(tx *configtx.Tx, path string) ([]string, error) {
+	old, _, err := tx.Read(path)
+	if err != nil {
 		return nil, err
 	}
 	out, changed, err := EnableHooksFlag(old)
@@ -128,21 +131,5 @@ func enableFlag(path string, dry bool) ([]string, error) {
 		return nil, nil
 	}
 	st, _ := ReadHooksFlag(out)
-	action := fmt.Sprintf("+ %s: [features] %s = true", path, st.Key)
-	if dry {
-		return []string{action}, nil
-	}
-	mode := fs.FileMode(0o600)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if exists {
-		if err := hookjson.WriteAtomic(path+hookjson.BackupSuffix, old, mode); err != nil {
-			return nil, fmt.Errorf("backup: %w", err)
-		}
-	}
-	if err := hookjson.WriteAtomic(path, out, mode); err != nil {
-		return nil, err
-	}
-	return []string{action}, nil
+	return []string{fmt.Sprintf("+ %s: [features] %s = true", path, st.Key)}, tx.Write(path, out)
 }

@@ -199,6 +199,27 @@ func TestInstallRefusesBadConfig(t *testing.T) {
 	}
 }
 
+// A hooks.json ag cannot parse stops the install before config.toml is
+// touched: both files are one transaction.
+func TestInstallRefusesBadHooksFile(t *testing.T) {
+	h := newHome(t)
+	const cfg = "# mine\n[features]\ncodex_hooks = false # off for now\n"
+	h.write("config.toml", cfg)
+	h.write("hooks.json", `{"hooks": {"Stop": [`)
+	_, err := New().Install(h.ie)
+	if err == nil || !strings.Contains(err.Error(), "hooks.json") {
+		t.Fatalf("err = %v", err)
+	}
+	if got := h.read("config.toml"); got != cfg {
+		t.Errorf("config.toml changed although hooks.json was refused:\n%s", got)
+	}
+	for _, name := range []string{"config.toml.ag-backup", "hooks.json.ag-backup"} {
+		if _, err := os.Stat(filepath.Join(h.dir, "codex", name)); err == nil {
+			t.Errorf("%s written by a refused install", name)
+		}
+	}
+}
+
 func TestInstallKeepsSymlink(t *testing.T) {
 	h := newHome(t)
 	real := filepath.Join(h.dir, "dotfiles", "config.toml")

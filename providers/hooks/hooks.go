@@ -23,6 +23,19 @@ type Mapper interface {
 	MapHook(payload []byte, hc provider.HookContext) ([]event.Event, error)
 }
 
+// Answerer is an agent whose hooks must print something even when they
+// decide nothing: an empty answer means "deny" to some (Cursor's
+// preToolUse) and "{}" is the inert reply others expect (Antigravity,
+// Gemini). ag-hook prints Answer's bytes on stdout on every path — a bad
+// payload, an unwritable spool, a panic — and nothing else. An agent that
+// is not an Answerer gets nothing on stdout.
+type Answerer interface {
+	// Answer is what the hook prints for payload, which may be empty,
+	// truncated or not JSON at all (read it leniently, never fail). It
+	// must never be a decision.
+	Answer(payload []byte) []byte
+}
+
 // All returns every agent ag-hook runs hooks for, in providers.All's order.
 func All() []Mapper {
 	return []Mapper{

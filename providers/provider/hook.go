@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/configtx"
 )
 
 // HookContext is what ag-hook knows about the moment and the process that
@@ -64,12 +65,41 @@ type InstallEnv struct {
 	Env    Env    // HOME, the agent's config-dir variables
 	Hook   string // absolute path of the ag-hook to write into the config
 	DryRun bool   // compute and report, write nothing
+	// Tx is the transaction every file is read and staged through, so one
+	// `ag-hook install` writes all its files or none (see configtx). Nil:
+	// Edit makes one for the call and commits it (tests, a single edit).
+	Tx *configtx.Tx
+}
+
+// Edit runs an install step f with ie's transaction. With a transaction
+// of the caller's, f only stages: the caller commits everything at the
+// end. Without one, f gets a transaction of its own, committed when f
+// succeeds (not when DryRun), and the result names the backup taken.
+func (ie InstallEnv) Edit(f func(tx *configtx.Tx) (InstallResult, error)) (InstallResult, error) {
+	if ie.Tx != nil {
+		return f(ie.Tx)
+	}
+	tx := configtx.New()
+	res, err := f(tx)
+	if err != nil || ie.DryRun {
+		return res, err
+	}
+	changes, err := tx.Commit()
+	if err != nil {
+		return res, err
+	}
+	for _, c := range changes {
+		if c.Path == res.Path {
+			res.Backup = c.Backup
+		}
+	}
+	return res, nil
 }
 
 // InstallResult says what Install or Uninstall did (or, dry, would do).
 type InstallResult struct {
 	Path    string   // the config file
-	Backup  string   // the backup written before the change; "" if none
+	Backup  string   // its backup (Edit without a caller's Tx sets it); "" if none
 	Changed bool     // the file was (or would be) rewritten
 	Actions []string // one line per change, for people: "+ Stop: '/x/ag-hook' claude"
 }

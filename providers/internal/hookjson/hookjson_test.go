@@ -80,11 +80,11 @@ func TestInstallGolden(t *testing.T) {
 	var files []txtar.File
 	for _, name := range names {
 		path := file(t, in[name])
-		if _, err := Install(path, testSpec(), false); err != nil {
+		if _, err := Install(provider.InstallEnv{DryRun: false}, path, testSpec()); err != nil {
 			t.Fatalf("%s: install: %v", name, err)
 		}
 		installed := read(t, path)
-		if _, err := Uninstall(path, testSpec(), false); err != nil {
+		if _, err := Uninstall(provider.InstallEnv{DryRun: false}, path, testSpec()); err != nil {
 			t.Fatalf("%s: uninstall: %v", name, err)
 		}
 		uninstalled := read(t, path)
@@ -120,14 +120,14 @@ func TestInstallProperties(t *testing.T) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			path := file(t, in[name])
-			if _, err := Install(path, s, false); err != nil {
+			if _, err := Install(provider.InstallEnv{DryRun: false}, path, s); err != nil {
 				t.Fatal(err)
 			}
 			if st, _ := Status(path, s); st.State != provider.Installed {
 				t.Errorf("after install: %v %v", st.State, st.Reasons)
 			}
 			once := read(t, path)
-			res, err := Install(path, s, false)
+			res, err := Install(provider.InstallEnv{DryRun: false}, path, s)
 			if err != nil || res.Changed || len(res.Actions) > 0 || !bytes.Equal(read(t, path), once) {
 				t.Errorf("second install changed something: %+v %v", res, err)
 			}
@@ -136,7 +136,7 @@ func TestInstallProperties(t *testing.T) {
 					t.Errorf("install changed what is not ours:\n got %v\nwant %v", got, want)
 				}
 			}
-			if _, err := Uninstall(path, s, false); err != nil {
+			if _, err := Uninstall(provider.InstallEnv{DryRun: false}, path, s); err != nil {
 				t.Fatal(err)
 			}
 			after := read(t, path)
@@ -276,8 +276,8 @@ func TestRefuse(t *testing.T) {
 		old := time.Now().Add(-time.Hour)
 		os.Chtimes(path, old, old)
 		for op, f := range map[string]func() error{
-			"install":   func() error { _, err := Install(path, testSpec(), false); return err },
-			"uninstall": func() error { _, err := Uninstall(path, testSpec(), false); return err },
+			"install":   func() error { _, err := Install(provider.InstallEnv{DryRun: false}, path, testSpec()); return err },
+			"uninstall": func() error { _, err := Uninstall(provider.InstallEnv{DryRun: false}, path, testSpec()); return err },
 			"status":    func() error { _, err := Status(path, testSpec()); return err },
 		} {
 			err := f()
@@ -304,7 +304,7 @@ func TestBackupModeAndDryRun(t *testing.T) {
 	path := file(t, orig)
 	os.Chmod(path, 0o640)
 
-	res, err := Install(path, testSpec(), true)
+	res, err := Install(provider.InstallEnv{DryRun: true}, path, testSpec())
 	if err != nil || !res.Changed || len(res.Actions) != 3 || res.Backup != "" {
 		t.Fatalf("dry install: %+v %v", res, err)
 	}
@@ -315,7 +315,7 @@ func TestBackupModeAndDryRun(t *testing.T) {
 		t.Fatal("dry run wrote a backup")
 	}
 
-	res, err = Install(path, testSpec(), false)
+	res, err = Install(provider.InstallEnv{DryRun: false}, path, testSpec())
 	if err != nil || res.Backup != path+BackupSuffix {
 		t.Fatalf("install: %+v %v", res, err)
 	}
@@ -328,13 +328,31 @@ func TestBackupModeAndDryRun(t *testing.T) {
 			t.Errorf("%s: mode %v, want the file's 0640", filepath.Base(p), fi.Mode().Perm())
 		}
 	}
-	// The backup is always the version before ag's latest change.
-	if _, err := Uninstall(path, testSpec(), false); err != nil {
+	// The backup is the user's original: ag's own later writes (a
+	// repair, an uninstall) never overwrite it.
+	os.WriteFile(path, bytes.Replace(installed, []byte(`"Stop"`), []byte(`"Stopp"`), 1), 0o640)
+	if _, err := Install(provider.InstallEnv{}, path, testSpec()); err != nil {
 		t.Fatal(err)
 	}
-	if b := read(t, res.Backup); !bytes.Equal(b, installed) {
-		t.Errorf("backup after uninstall is not the installed version")
+	if _, err := Uninstall(provider.InstallEnv{}, path, testSpec()); err != nil {
+		t.Fatal(err)
 	}
+	if b := read(t, res.Backup); !bytes.Equal(b, orig) {
+		t.Errorf("backup after repair and uninstall holds %q, want the original", b)
+	}
+	// A file with nothing of ag's in it is the user's newer original.
+	newer := []byte("{\n  \"a\": 2\n}\n")
+	os.WriteFile(path, newer, 0o640)
+	if _, err := Install(provider.InstallEnv{}, path, testSpec()); err != nil {
+		t.Fatal(err)
+	}
+	if b := read(t, res.Backup); !bytes.Equal(b, newer) {
+		t.Errorf("backup of a file without ag's hooks holds %q, want %q", b, newer)
+	}
+	if _, err := Uninstall(provider.InstallEnv{}, path, testSpec()); err != nil {
+		t.Fatal(err)
+	}
+	orig = newer
 	if !bytes.Equal(read(t, path), orig) {
 		t.Errorf("install + uninstall: %q, want the original %q", read(t, path), orig)
 	}
@@ -346,7 +364,7 @@ func TestBackupModeAndDryRun(t *testing.T) {
 
 func TestNewFileAndDir(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "new", ".claude", "settings.json")
-	res, err := Install(path, testSpec(), false)
+	res, err := Install(provider.InstallEnv{DryRun: false}, path, testSpec())
 	if err != nil || res.Backup != "" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -371,7 +389,7 @@ func TestSymlink(t *testing.T) {
 	if err := os.Symlink("../dotfiles/claude-settings.json", link); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Install(link, testSpec(), false); err != nil {
+	if _, err := Install(provider.InstallEnv{DryRun: false}, link, testSpec()); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(link)
@@ -386,7 +404,7 @@ func TestSymlink(t *testing.T) {
 	}
 	// A dangling link is followed too: the file is created where it points.
 	os.Remove(real)
-	if _, err := Install(link, testSpec(), false); err != nil {
+	if _, err := Install(provider.InstallEnv{DryRun: false}, link, testSpec()); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {

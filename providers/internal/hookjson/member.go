@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agwatch/ag/providers/configtx"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -57,7 +58,7 @@ func String(s string) json.RawMessage {
 // ReadMember returns the value of the top-level member key of the file at
 // path: nil when the file or the member is missing.
 func ReadMember(path, key string) (json.RawMessage, error) {
-	d, _, exists, err := load(path)
+	d, exists, err := load(configtx.New(), path)
 	if err != nil || !exists {
 		return nil, err
 	}
@@ -69,52 +70,45 @@ func ReadMember(path, key string) (json.RawMessage, error) {
 	return nil, nil
 }
 
-// EditMember rewrites the top-level member key of the file at path (like
-// Install: backup first, then an atomic write; nothing when dry). change
-// gets the current value (nil when absent) and returns the new one (nil
-// drops the member) with one line per change for people; no lines, no
-// change. An error from change leaves the file alone.
-func EditMember(path, key string, dry bool, change func(old json.RawMessage) (json.RawMessage, []string, error)) (provider.InstallResult, error) {
-	res := provider.InstallResult{Path: path}
-	if key == "hooks" {
-		return res, errors.New(`EditMember: "hooks" is Install's`)
-	}
-	d, old, exists, err := load(path)
-	if err != nil {
-		return res, err
-	}
-	idx := -1
-	for i, m := range d.parsed {
-		if m.key == key {
-			idx = i
+// EditMember rewrites the top-level member key of the file at path,
+// staged in ie's transaction. change gets the current value (nil when
+// absent) and returns the new one (nil drops the member) with one line per
+// change for people; no lines, no change. An error from change leaves the
+// file alone.
+func EditMember(ie provider.InstallEnv, path, key string, change func(old json.RawMessage) (json.RawMessage, []string, error)) (provider.InstallResult, error) {
+	return ie.Edit(func(tx *configtx.Tx) (provider.InstallResult, error) {
+		res := provider.InstallResult{Path: path}
+		if key == "hooks" {
+			return res, errors.New(`EditMember: "hooks" is Install's`)
 		}
-	}
-	var cur json.RawMessage
-	if idx >= 0 {
-		cur = d.parsed[idx].raw
-	}
-	val, actions, err := change(cur)
-	if err != nil {
-		return res, fmt.Errorf("%s: %w (left unchanged)", path, err)
-	}
-	if len(actions) == 0 {
-		return res, nil
-	}
-	out, err := d.withMember(idx, key, val)
-	if err != nil {
-		return res, err
-	}
-	res.Actions, res.Changed = actions, true
-	if dry {
-		return res, nil
-	}
-	if exists {
-		res.Backup = path + BackupSuffix
-		if err := writeAtomic(res.Backup, old, modeOf(path)); err != nil {
-			return res, fmt.Errorf("backup: %w", err)
+		d, _, err := load(tx, path)
+		if err != nil {
+			return res, err
 		}
-	}
-	return res, writeAtomic(path, out, modeOf(path))
+		idx := -1
+		for i, m := range d.parsed {
+			if m.key == key {
+				idx = i
+			}
+		}
+		var cur json.RawMessage
+		if idx >= 0 {
+			cur = d.parsed[idx].raw
+		}
+		val, actions, err := change(cur)
+		if err != nil {
+			return res, fmt.Errorf("%s: %w (left unchanged)", path, err)
+		}
+		if len(actions) == 0 {
+			return res, nil
+		}
+		out, err := d.withMember(idx, key, val)
+		if err != nil {
+			return res, err
+		}
+		res.Actions, res.Changed = actions, true
+		return res, tx.Write(path, out)
+	})
 }
 
 // withMember is the file with member idx (-1: none yet) set to val, or
