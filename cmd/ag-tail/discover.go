@@ -120,6 +120,7 @@ func (t *tail) once(ctx context.Context) error {
 			return
 		}
 		s := u.src
+		u.src = nil // read once: its parser can go
 		if err := s.open(); err != nil {
 			k.openFailed(s.path, err)
 			return

@@ -37,7 +37,7 @@ func (f *follower) startCursor() *resumePoint {
 		f.prog.Errorf("cursor: %v (replaying everything)", err)
 		return nil
 	}
-	f.cursor = c
+	f.cursor, f.saveMeters = c, true
 	if f.opts.Replay {
 		c.fresh()
 		return nil

@@ -72,8 +72,9 @@ type tail struct {
 	// Meters counted, across files (ids hashed): a response copied into
 	// another file counts once. newMeters are those added since the
 	// cursor last saved them.
-	meters    map[uint64]struct{}
-	newMeters []uint64
+	meters     map[uint64]struct{}
+	newMeters  []uint64
+	saveMeters bool // a cursor keeps them
 	// skip are the events (state.Key, how many times) ag-fold folded
 	// after the mark a restart resumes from: left out while it replays.
 	skip  map[uint64]int

@@ -137,7 +137,9 @@ func (t *tail) commit(o *out) {
 				continue
 			}
 			t.meters[sp.meter] = struct{}{}
-			t.newMeters = append(t.newMeters, sp.meter)
+			if t.saveMeters {
+				t.newMeters = append(t.newMeters, sp.meter)
+			}
 		}
 		if sp.key != 0 && t.skip[sp.key] > 0 {
 			t.skip[sp.key]-- // ag-fold has it: folded before the restart

@@ -2,7 +2,6 @@ package event
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/agwatch/ag/filters/jsonscan"
 )
@@ -95,7 +94,7 @@ func (d *decoder) time() (Time, error) {
 	if err != nil || s == "" {
 		return Time{}, err
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+	t, err := ParseTime(s)
 	if err != nil {
 		return Time{}, &SyntaxError{Offset: start, Msg: fmt.Sprintf("bad time %q: want RFC 3339", s)}
 	}

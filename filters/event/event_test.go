@@ -240,3 +240,18 @@ func TestInterned(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseTime(f *testing.F) {
+	for _, s := range []string{"2026-11-20T10:00:01.000Z", "2026-11-20T10:00:01Z", "2026-02-29T10:00:01.5Z", "2024-02-29T23:59:59.123456789Z",
+		"2026-11-20T10:00:01.0000000000Z", "2026-11-20T10:00:01+01:00", "2026-13-01T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-20T24:00:00Z",
+		"2026-11-20T10:00:60Z", "2026-11-20T10:00:01.Z", "-026-11-20T10:00:01Z", "2026-11-20t10:00:01Z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, werr := time.Parse(time.RFC3339Nano, s)
+		got, gerr := ParseTime(s)
+		if (werr == nil) != (gerr == nil) || !got.Equal(want) || got.Location().String() != want.Location().String() {
+			t.Errorf("ParseTime(%q) = %v, %v; time.Parse: %v, %v", s, got, gerr, want, werr)
+		}
+	})
+}

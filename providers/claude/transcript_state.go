@@ -21,13 +21,15 @@ type checkpoint struct {
 	Tools   map[string]string `json:"tools,omitempty"`
 	BG      []string          `json:"bg,omitempty"`
 	Ended   string            `json:"ended,omitempty"`
-	// Seen is the last responses' keys only: a response's streamed lines
-	// come together, and a copy of an older one is the same meter id,
-	// which the reader counts once wherever it comes from.
+	// Seen is the responses' keys the parser remembers (the newest).
 	Seen [][2]string `json:"seen,omitempty"`
 }
 
-// seenKept is how many of the newest responses a checkpoint remembers.
+// seenKept is how many of the newest responses a parser remembers: a
+// response's streamed lines come together, and a copy of an older one
+// (a resumed session) has the same meter id, which ag-tail counts once
+// wherever it comes from — so a parser's memory stays small however long
+// the transcript.
 const seenKept = 32
 
 // Checkpoint saves what the parser knows (see provider.Checkpointer).
@@ -74,11 +76,13 @@ func (p *Parser) Restore(b []byte) error {
 	return nil
 }
 
-// remember notes a response's key, keeping the newest few in order.
+// remember notes a response's key, keeping the newest seenKept.
 func (p *Parser) remember(k msgKey) {
 	p.seen[k] = struct{}{}
 	if len(p.recent) == seenKept {
-		p.recent = append(p.recent[:0], p.recent[1:]...)
+		delete(p.seen, p.recent[0])
+		copy(p.recent, p.recent[1:])
+		p.recent = p.recent[:seenKept-1]
 	}
 	p.recent = append(p.recent, k)
 }
