@@ -148,7 +148,8 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		f.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
-	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone,
+	// --snapshot prints the last states only: none is made at each change.
+	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone, Quiet: f.opts.Snapshot,
 		OneSession: providers.OneSessionPerProcess})
 	f.path = f.opts.State
 	if f.path == "" {

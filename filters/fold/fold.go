@@ -56,6 +56,10 @@ type Config struct {
 	// time; only then does a new session in a process end the one before
 	// and take on the window it declared. nil: no agent does.
 	OneSession func(agent string) bool
+	// Quiet: Apply and Tick return no states; only the last ones count
+	// (States, Saved), so a session's state is made once, not at every
+	// change (ag-fold --snapshot).
+	Quiet bool
 }
 
 // Defaults are the windows ag-fold uses unless told otherwise.
@@ -131,7 +135,9 @@ func (f *Folder) States() []event.Event {
 	keys := f.keys()
 	out := make([]event.Event, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, f.sessions[k].view())
+		s := f.sessions[k]
+		s.settle()
+		out = append(out, s.view())
 	}
 	return out
 }
@@ -266,10 +272,15 @@ func (f *Folder) drop(k key) {
 }
 
 func (f *Folder) flush(s *session, at time.Time) {
-	if s.dirty {
-		f.out = append(f.out, s.emit(at))
-		f.changes++
+	if !s.dirty {
+		return
 	}
+	f.changes++
+	if f.cfg.Quiet {
+		s.putOff(at)
+		return
+	}
+	f.out = append(f.out, s.emit(at))
 }
 
 // procDown marks every live session of the process gone.
@@ -301,8 +312,10 @@ func (f *Folder) restore(e *event.Event) *session {
 	if e.Session == "" {
 		k = paneKey(e.Pane)
 	}
-	if s := f.sessions[k]; s != nil && !e.T.After(s.st.T.Time) {
-		return nil
+	if s := f.sessions[k]; s != nil {
+		if s.settle(); !e.T.After(s.st.T.Time) {
+			return nil
+		}
 	}
 	if f.sessions[k] == nil && e.Session == "" {
 		f.loose++

@@ -69,6 +69,7 @@ func (f *Folder) Saved() []event.Event {
 	out := make([]event.Event, 0, len(keys))
 	for _, k := range keys {
 		s := f.sessions[k]
+		s.settle()
 		e := s.view()
 		b := book{Since: ns(s.since), CtxFloor: s.ctxFloor, CtxModel: s.ctxModel,
 			AssertT: ns(s.assertT), AssertSrc: s.assertSrc, AssertKind: s.assertKind,

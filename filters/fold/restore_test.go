@@ -118,10 +118,38 @@ func TestRestoreSameAsReplay(t *testing.T) {
 // be one of those a state already carries, or scratch).
 func TestBookFields(t *testing.T) {
 	// key, keyStr, st, tokenSince, tokenGen, tokens, hasTok, ctx, hasCtx,
-	// cost and hasCost come back from the state itself; dirty and cause
-	// are scratch.
-	const fromState = 13
+	// cost and hasCost come back from the state itself; dirty, cause,
+	// later, laterAt and laterCause are scratch.
+	const fromState = 16
 	if n, b := reflect.TypeOf(session{}).NumField(), reflect.TypeOf(book{}).NumField(); n != b+fromState {
 		t.Errorf("session has %d fields, book %d (+%d from the state): save the new one in persist.go", n, b, fromState)
+	}
+}
+
+// TestQuietSameStates: a Quiet fold ends in the same states, ids and
+// times included, as one that made a state at every change.
+func TestQuietSameStates(t *testing.T) {
+	ins, _ := filepath.Glob("testdata/*.ndjson")
+	runs := map[string][]step{}
+	for _, in := range ins {
+		runs[in] = readSteps(t, in)
+	}
+	for _, tc := range ruleCases() {
+		runs[tc.name] = ruleSteps(tc)
+	}
+	for name, steps := range runs {
+		loud := newFolder(t)
+		loud.run(steps)
+		quiet := &folder{t: t, Folder: New(Config{Quiet: true})}
+		quiet.run(steps)
+		want, got := loud.States(), quiet.States()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d states, want %d", name, len(got), len(want))
+		}
+		for i := range want {
+			if g, w := event.AppendJSON(nil, &got[i]), event.AppendJSON(nil, &want[i]); !bytes.Equal(g, w) {
+				t.Errorf("%s:\n got %s\nwant %s", name, g, w)
+			}
+		}
 	}
 }

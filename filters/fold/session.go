@@ -75,6 +75,11 @@ type session struct {
 
 	dirty bool   // something a reader sees changed
 	cause string // id of the event that caused the change
+	// A Quiet fold makes the state once it is asked for: the change not
+	// yet made into a state, its time and cause.
+	later      bool
+	laterAt    time.Time
+	laterCause string
 }
 
 type subPrevState struct {
@@ -203,6 +208,23 @@ func (s *session) emit(at time.Time) event.Event {
 	s.st.ID = event.MakeID(event.SrcFold, s.keyStr, cause, s.st.Token)
 	s.dirty, s.cause = false, ""
 	return s.view()
+}
+
+// putOff notes a change as emit would, to make the state later (settle).
+func (s *session) putOff(at time.Time) {
+	if !s.later || at.After(s.laterAt) {
+		s.laterAt = at
+	}
+	s.later, s.laterCause = true, s.cause
+	s.dirty, s.cause = false, ""
+}
+
+// settle makes the state a Quiet fold put off.
+func (s *session) settle() {
+	if s.later {
+		s.later, s.cause = false, s.laterCause
+		s.emit(s.laterAt)
+	}
 }
 
 // meters holds one emitted state's copies of the pointed-to values, in
