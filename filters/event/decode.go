@@ -11,10 +11,13 @@ import (
 // under one (see BenchmarkDecode). It knows exactly the protocol's members;
 // anything else is kept verbatim in Extra.
 
-// Decode parses one line into e, replacing its contents.
+// Decode parses one line into e, replacing its contents. A reader that
+// decodes line after line into the same e allocates nothing for the
+// members that repeat from one event to the next (session, cwd,
+// transcript, ...): e's old strings are kept when the bytes are the same.
 func Decode(line []byte, e *Event) error {
+	d := decoder{Scanner: jsonscan.Scanner{B: line}, prev: sticky{e.Session, e.Cwd, e.Branch, e.Transcript, e.Run, e.Model, e.Host, e.TTY, e.Pane}}
 	*e = Event{}
-	d := decoder{jsonscan.Scanner{B: line}}
 	d.Space()
 	if d.Peek() != '{' {
 		return d.Errorf("not a JSON object")
@@ -30,7 +33,34 @@ func Decode(line []byte, e *Event) error {
 }
 
 // decoder is the event codec's scanner: jsonscan's, with strings interned.
-type decoder struct{ jsonscan.Scanner }
+type decoder struct {
+	jsonscan.Scanner
+	prev sticky
+}
+
+// plain reports whether s is written in JSON as it is (no escapes).
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// sticky are the members an event most often shares with the one before.
+type sticky struct{ session, cwd, branch, transcript, run, model, host, tty, pane string }
+
+// same decodes a string, which is old's value again if the bytes are.
+func (d *decoder) same(old string) (string, error) {
+	if old != "" && d.Peek() == '"' && plain(old) {
+		if end := d.I + 1 + len(old); end < len(d.B) && d.B[end] == '"' && string(d.B[d.I+1:end]) == old {
+			d.I = end + 1
+			return old, nil
+		}
+	}
+	return d.str()
+}
 
 // SyntaxError is a decoding error with the byte offset where it happened.
 type SyntaxError = jsonscan.SyntaxError
@@ -114,27 +144,27 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 	case "agent":
 		e.Agent, err = d.str()
 	case "session":
-		e.Session, err = d.str()
+		e.Session, err = d.same(d.prev.session)
 	case "src":
 		e.Src, err = d.str()
 	case "id":
 		e.ID, err = d.str()
 	case "run":
-		e.Run, err = d.str()
+		e.Run, err = d.same(d.prev.run)
 	case "pid":
 		var n int64
 		n, err = d.Int()
 		e.PID = int(n)
 	case "tty":
-		e.TTY, err = d.str()
+		e.TTY, err = d.same(d.prev.tty)
 	case "pane":
-		e.Pane, err = d.str()
+		e.Pane, err = d.same(d.prev.pane)
 	case "host":
-		e.Host, err = d.str()
+		e.Host, err = d.same(d.prev.host)
 	case "cwd":
-		e.Cwd, err = d.str()
+		e.Cwd, err = d.same(d.prev.cwd)
 	case "branch":
-		e.Branch, err = d.str()
+		e.Branch, err = d.same(d.prev.branch)
 	case "tool":
 		e.Tool, err = d.str()
 	case "tool_id":
@@ -148,7 +178,7 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 	case "argv0":
 		e.Argv0, err = d.str()
 	case "transcript":
-		e.Transcript, err = d.str()
+		e.Transcript, err = d.same(d.prev.transcript)
 	case "sub":
 		e.Sub, err = d.str()
 	case "prompt":
@@ -162,7 +192,7 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 	case "ref":
 		e.Ref, err = d.str()
 	case "model":
-		e.Model, err = d.str()
+		e.Model, err = d.same(d.prev.model)
 	case "tokens":
 		if d.Literal("null") {
 			return nil

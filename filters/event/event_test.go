@@ -148,6 +148,8 @@ func FuzzDecode(f *testing.F) {
 		`{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"meter","x":{"a":[1,{"b":null}]},"tokens":{"in":1},"limits":[{"window":"5h","used_pct":1.5}]}`,
 		`{"text":"\ud83d\ude00 \u00e9 \n","cost_usd":1e3,"gen":-1}`,
 		`{"v":1,"context":{"used":1,"size":2,"left_pct":3},"since":"2026-01-01T00:00:00Z"}`,
+		`{"session":"a\b","cwd":"/w","transcript":"t\"","run":"\u0001","branch":"/w"}`,
+		`{"session":"a\\b","cwd":"/w\"","transcript":"t\"","run":"\u0001","model":"m"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -155,6 +157,15 @@ func FuzzDecode(f *testing.F) {
 		var e Event
 		if Decode(in, &e) != nil {
 			return
+		}
+		// Decoded after another event into the same e (whose strings it
+		// may keep), the same event.
+		for _, before := range []string{`{"session":"a\\b","cwd":"/w","transcript":"t\"","run":"\u0001"}`, string(in)} {
+			var e3 Event
+			Decode([]byte(before), &e3)
+			if err := Decode(in, &e3); err != nil || string(Marshal(&e3)) != string(Marshal(&e)) {
+				t.Fatalf("after %s, %s decodes as %s, alone as %s (%v)", before, in, Marshal(&e3), Marshal(&e), err)
+			}
 		}
 		out := Marshal(&e)
 		if !stdjson.Valid(out) {
