@@ -470,8 +470,17 @@ func fileVersion(s *source, seq uint64, last *version) (version, bool) {
 		}
 	}
 	if last != nil && !last.gone && last.dev == v.dev && last.ino == v.ino && last.off == v.off &&
-		last.line == v.line && last.mtime == v.mtime && last.started == v.started && last.foreign == v.foreign {
+		last.line == v.line && (s.whole == nil || last.mtime == v.mtime) && last.started == v.started && last.foreign == v.foreign {
 		return *last, false // nothing read since: its parser knows what it knew
+	}
+	if s.dormant { // as a restart found it: what it was told
+		v.tail, v.mtime, v.state, v.hasState = s.tail, s.info.ModTime().UnixNano(), s.saved, s.hasSaved
+		return v, true
+	}
+	if s.whole == nil && s.f != nil {
+		if info, err := s.f.Stat(); err == nil {
+			v.mtime = info.ModTime().UnixNano() // a restart finding it so need not open it
+		}
 	}
 	switch {
 	case s.whole != nil || v.off == 0:

@@ -511,3 +511,44 @@ func TestCursorFile(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestCursorDormant: after a restart the files as the checkpoint left them
+// are opened only when written to; one changed meanwhile in a way its size
+// does not show is read again from its start.
+func TestCursorDormant(t *testing.T) {
+	f := newFixture(t)
+	p1 := f.write(f.transcript("-w", s1), prompt("2026-11-20T10:00:01.000Z", "one"))
+	p2 := f.write(f.transcript("-x", s2), prompt("2026-11-20T10:00:02.000Z", "two"))
+	f.fold(f.run1(nil), 0)
+	stop := f.followWith(newTail(&f.stdout, &f.stderr, f.env, func() time.Time { return f.now }))
+	f.settle()
+	if _, _, ev := splitOut(f.stdout.String()); len(ev) != 0 {
+		t.Fatalf("a restart with nothing new wrote %q", ev)
+	}
+	f.appendTo(p1, prompt("2026-11-20T10:00:03.000Z", "three"))
+	f.waitFor("turn.start@1111")
+	b, _ := os.ReadFile(p2)
+	os.WriteFile(p2, bytes.Replace(b, []byte(`"two"`), []byte(`"owt"`), 1), 0o644)
+	f.waitFor("turn.start@1111", "turn.start@2222")
+	stop()
+	if !strings.Contains(f.stdout.String(), `"text":"owt"`) || strings.Count(f.stdout.String(), `"text":"three"`) != 1 {
+		t.Errorf("after the restart:\n%s", f.stdout.String())
+	}
+}
+
+// TestCursorLastCheckpoint: stopped (SIGTERM), a follower checkpoints what
+// it wrote, so ag-fold's state file lists nothing after the last mark.
+func TestCursorLastCheckpoint(t *testing.T) {
+	f := newFixture(t)
+	p1 := f.write(f.transcript("-w", s1), prompt("2026-11-20T10:00:01.000Z", "one"))
+	f.ckEvery, f.graceful = time.Hour, true
+	stop := f.followWith(newTail(&f.stdout, &f.stderr, f.env, func() time.Time { return f.now }))
+	f.waitFor("turn.start@1111")
+	f.appendTo(p1, prompt("2026-11-20T10:00:02.000Z", "two"))
+	f.waitFor("turn.start@1111", "turn.start@1111")
+	stop()
+	out := strings.TrimSpace(f.stdout.String())
+	if last := out[strings.LastIndex(out, "\n")+1:]; !strings.Contains(last, `"kind":"mark"`) {
+		t.Errorf("the output does not end with a mark:\n%s", out)
+	}
+}

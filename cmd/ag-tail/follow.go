@@ -155,6 +155,11 @@ func (t *tail) follow(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
+			if f.cursor != nil && (f.cursor.dirty || f.wrote) && !f.asKilled {
+				// Stopped (SIGTERM): a last checkpoint, so ag-fold, which
+				// reads on to the end, ties its state file to all of it.
+				f.checkpoint()
+			}
 			return ctx.Err()
 		case ev, ok := <-w.Events:
 			if !ok {
@@ -237,7 +242,7 @@ func (f *follower) replayUnits(ctx context.Context, units []*unit, resume func(*
 		}
 	})
 	for _, u := range units {
-		if s := u.src; s != nil && (s.f != nil || s.whole != nil && s.info != nil) {
+		if s := u.src; s != nil && (s.f != nil || s.dormant || s.whole != nil && s.info != nil) {
 			f.files[s.path] = s
 		}
 	}
@@ -415,6 +420,7 @@ func (f *follower) readOrRestart(s *source) {
 		f.dirty[s] = true
 		return
 	}
+	f.wakeOrRenew(s)
 	if s.replaced() {
 		f.retire(s)
 		delete(f.files, s.path)
@@ -434,6 +440,7 @@ func (f *follower) readOrRestart(s *source) {
 // retire reads what a file still holds and puts it aside by identity, in
 // case it shows up again under another name.
 func (f *follower) retire(s *source) {
+	f.wakeOrRenew(s)
 	f.live.read(s)
 	s.keepTail()
 	s.close()
@@ -494,6 +501,7 @@ func (f *follower) event(ev fsnotify.Event) {
 			f.retire(s)
 			return
 		}
+		f.wakeOrRenew(s)
 		f.live.read(s) // the open file still holds what was written last
 		s.close()
 	}

@@ -69,10 +69,14 @@ func (f *follower) resume(ctx context.Context, units []*unit, rp *resumePoint) e
 		f.prog.Errorf("cursor: %v", err)
 	}
 	skip := append(append([]uint64(nil), rp.ck.skip...), rp.mark.After...)
-	// A checkpoint that is the one resumed from plus what to leave out:
-	// a restart during this one goes on from there.
-	if err := c.commit(checkpoint{seq: seq, skip: skip}, nil); err != nil {
-		return err
+	if len(skip) > 0 {
+		// A checkpoint that is the one resumed from plus what to leave
+		// out: a restart during this one goes on from there.
+		if err := c.commit(checkpoint{seq: seq, skip: skip}, nil); err != nil {
+			return err
+		}
+	} else {
+		seq = rp.ck.seq // nothing to leave out: that one is where to go on from
 	}
 	f.write(markEvent(c.mark(seq), f.now()))
 	for i := range rp.states {
@@ -128,44 +132,89 @@ func (f *follower) resumeUnit(k *sink, u *unit, seq uint64) bool {
 		}
 		return true
 	}
-	if err := s.open(); err != nil {
-		k.openFailed(s.path, err)
-		return true
+	info, err := os.Stat(s.path)
+	if err != nil || !info.Mode().IsRegular() {
+		return false // gone, or not a file: as new (it says so)
 	}
-	dev, ino := identity(s.info)
+	dev, ino := identity(info)
 	v, ok := c.at(s.path, seq)
 	if !ok || v.dev != dev || v.ino != ino {
 		v, ok = c.byIdentity(dev, ino, seq) // renamed while down (the spool rotated)
 	}
-	if !ok || v.off > s.info.Size() {
-		s.close()
+	if !ok || v.off > info.Size() {
 		return false // new, replaced or truncated: read from the start
 	}
-	if v.off > 0 {
-		if h, err := tailHash(s.f, v.off); err != nil || h != v.tail {
-			s.close()
-			return false // rewritten in place
-		}
+	s.info, s.off, s.line, s.started, s.foreign, s.tail = info, v.off, v.line, v.started, v.foreign, v.tail
+	s.saved, s.hasSaved = v.state, v.hasState
+	if info.Size() == v.off && info.ModTime().UnixNano() == v.mtime {
+		// Not touched since: opened, checked and its parser restored only
+		// once something is written to it.
+		s.dormant = true
+		return true
 	}
-	restored := s.parser == nil
-	if cp, isCp := s.parser.(provider.Checkpointer); isCp && v.hasState {
-		if restored = cp.Restore(v.state) == nil; !restored {
-			s.parser = s.prov.NewTranscriptParser(s.path)
-		}
-	}
-	if restored {
-		s.line, s.started, s.foreign = v.line, v.started, v.foreign
-		if err := s.skipTo(v.off); err != nil {
-			k.errorf("%v", err)
-			return true
-		}
-	} else {
-		s.muteTo = v.off // the parser learns the file again, saying nothing
+	if !k.wake(s) {
+		return false
 	}
 	if err := k.read(s); err != nil {
 		k.errorf("%s: %v", s.path, err)
 	}
 	return true
+}
+
+// wake opens a file a restart knew (s holds what the checkpoint said) and
+// goes on where it was, its parser restored — or, with no checkpoint of
+// the parser's, read again from the start saying nothing up to there. It
+// reports false, leaving the source closed, when the file is no longer the
+// one the checkpoint knew (rewritten in place).
+func (k *sink) wake(s *source) bool {
+	s.dormant = false
+	was := s.info
+	if err := s.open(); err != nil {
+		return false
+	}
+	if !os.SameFile(was, s.info) || s.info.Size() < s.off {
+		s.close()
+		return false
+	}
+	if s.off > 0 {
+		if h, err := tailHash(s.f, s.off); err != nil || h != s.tail {
+			s.close()
+			return false
+		}
+	}
+	off := s.off
+	restored := s.parser == nil
+	if cp, isCp := s.parser.(provider.Checkpointer); isCp && s.hasSaved {
+		if restored = cp.Restore(s.saved) == nil; !restored {
+			s.parser = s.prov.NewTranscriptParser(s.path)
+		}
+	}
+	s.saved, s.hasSaved = nil, false
+	if !restored {
+		// The parser learns the file again, saying nothing up to off.
+		s.off, s.line, s.started, s.foreign, s.muteTo = 0, 0, false, false, off
+		off = 0
+	}
+	if err := s.skipTo(off); err != nil {
+		s.close()
+		return false
+	}
+	return true
+}
+
+// wakeOrRenew wakes a dormant source; one that is not what the checkpoint
+// knew is read from its start, as a file truncated or replaced.
+func (f *follower) wakeOrRenew(s *source) {
+	if !s.dormant || f.live.wake(s) {
+		return
+	}
+	if err := s.open(); err != nil {
+		return
+	}
+	s.restart()
+	if s.prov != nil {
+		s.parser = s.prov.NewTranscriptParser(s.path)
+	}
 }
 
 // checkpoint saves where every file and store is, then marks the output.

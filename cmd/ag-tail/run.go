@@ -65,6 +65,7 @@ type tail struct {
 	// cursorEvery is how often, at most, the cursor is written (tests
 	// make it short).
 	cursorEvery time.Duration
+	asKilled    bool // tests: at the end write nothing more, as kill -9 would
 	buf         *lineBuffer
 	outs        sync.Pool    // of *out
 	stop        *atomic.Bool // set while a replay runs: tells its readers to end

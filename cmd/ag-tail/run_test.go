@@ -23,6 +23,7 @@ type fixture struct {
 	now            time.Time
 	stdout, stderr syncBuffer
 	ckEvery        time.Duration // the followers' cursorEvery, else testCursorEvery
+	graceful       bool          // followers stop as on SIGTERM, not as on kill -9
 }
 
 // testCursorEvery is the tests' cursorEvery.
@@ -79,7 +80,7 @@ func (f *fixture) events() []string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimSpace(f.stdout.String()), "\n") {
 		var e event.Event
-		if l == "" || event.Decode([]byte(l), &e) != nil || e.Kind == event.Mark {
+		if l == "" || event.Decode([]byte(l), &e) != nil || e.Kind == event.Mark || e.Kind == event.State {
 			continue
 		}
 		out = append(out, e.Kind+"@"+e.Session[:min(4, len(e.Session))])
@@ -177,6 +178,7 @@ func (f *fixture) followWith(tl *tail, args ...string) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
 	tl.cursorEvery = cmp.Or(f.ckEvery, testCursorEvery)
+	tl.asKilled = !f.graceful
 	go func() {
 		done <- tl.main(ctx, append([]string{"--follow"}, args...))
 	}()

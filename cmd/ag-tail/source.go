@@ -36,6 +36,12 @@ type source struct {
 	// checkpoint what it knew).
 	muteTo int64
 	tail   uint64 // tailHash at off, kept when the file is closed
+	// dormant: a restart found the file as its checkpoint left it, and
+	// opens it (wake) only when it changes; saved is its parser's
+	// checkpoint until then.
+	dormant  bool
+	saved    []byte
+	hasSaved bool
 
 	// What has been said about bad lines: a file that is not JSON Lines
 	// at all gets one message, and a run of bad lines one each.

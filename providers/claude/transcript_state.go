@@ -21,7 +21,7 @@ type checkpoint struct {
 	Tools   map[string]string `json:"tools,omitempty"`
 	BG      []string          `json:"bg,omitempty"`
 	Ended   string            `json:"ended,omitempty"`
-	// Seen is the responses' keys the parser remembers (the newest).
+	// Seen is the keys of the newest responses (seenSaved).
 	Seen [][2]string `json:"seen,omitempty"`
 }
 
@@ -30,7 +30,11 @@ type checkpoint struct {
 // (a resumed session) has the same meter id, which ag-tail counts once
 // wherever it comes from — so a parser's memory stays small however long
 // the transcript.
-const seenKept = 32
+const seenKept = 8
+
+// seenSaved is how many of them a checkpoint keeps: the lines of the
+// response being streamed when it was taken.
+const seenSaved = 2
 
 // Checkpoint saves what the parser knows (see provider.Checkpointer).
 func (p *Parser) Checkpoint() ([]byte, error) {
@@ -44,7 +48,7 @@ func (p *Parser) Checkpoint() ([]byte, error) {
 	for id := range p.bg {
 		c.BG = append(c.BG, id)
 	}
-	for _, k := range p.recent {
+	for _, k := range p.recent[max(0, len(p.recent)-seenSaved):] {
 		c.Seen = append(c.Seen, [2]string{k.id, k.req})
 	}
 	return json.Marshal(c)
