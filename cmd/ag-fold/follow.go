@@ -264,7 +264,7 @@ func (f *folder) save(force bool) time.Duration {
 		return wait
 	}
 	changes := f.fold.Changes()
-	err := state.WriteMarked(f.path, now, f.fold.Saved(), f.mark.state())
+	err := state.WriteLines(f.path, now, f.fold.SavedLines(&f.lines), f.mark.state())
 	f.lastWrite = now
 	if err != nil {
 		if msg := err.Error(); msg != f.stateErr {

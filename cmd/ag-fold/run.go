@@ -114,7 +114,8 @@ type folder struct {
 	lastWrite time.Time
 	stateErr  string // last state-file error reported, so it is said once
 	mark      markState
-	wrote     bool // something reached stdout
+	lines     fold.LineCache // the state file's lines, kept between writes
+	wrote     bool           // something reached stdout
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

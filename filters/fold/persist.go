@@ -68,31 +68,77 @@ func (f *Folder) Saved() []event.Event {
 	keys := f.keys()
 	out := make([]event.Event, 0, len(keys))
 	for _, k := range keys {
-		s := f.sessions[k]
-		s.settle()
-		e := s.view()
-		b := book{Since: ns(s.since), CtxFloor: s.ctxFloor, CtxModel: s.ctxModel,
-			AssertT: ns(s.assertT), AssertSrc: s.assertSrc, AssertKind: s.assertKind,
-			WaitT: ns(s.waitT), WaitSrc: s.waitSrc, PaneIdleT: ns(s.paneIdleT), NamedAt: ns(s.namedAt),
-			IdleSeen: ns(s.idleSeen), Answered: s.answered, AnsweredT: ns(s.answeredT), PreSub: s.preSub,
-			SubTool: s.subTool, OldRuns: s.oldRuns, PIDSeen: ns(s.pidSeen), GoneAt: ns(s.goneAt), Last: ns(s.last)}
-		if p := s.subPrev; p != (subPrevState{}) {
-			b.SubPrev = &subPrev{p.status, p.attn, p.tool, p.toolID, p.text, p.pending}
-		}
-		for sub := range s.subs {
-			b.Subs = append(b.Subs, sub)
-		}
-		slices.Sort(b.Subs)
-		if len(b.SubTool) == 0 {
-			b.SubTool = nil
-		}
-		raw, err := json.Marshal(b)
-		if err == nil {
-			e.Extra = append([]byte(`"fold":`), raw...)
-		}
-		out = append(out, e)
+		out = append(out, f.sessions[k].saved())
 	}
 	return out
+}
+
+// LineCache keeps each session's saved state encoded between calls of
+// SavedLines. The zero LineCache is empty.
+type LineCache struct {
+	m    map[*session]cachedLine
+	pass uint64
+}
+
+type cachedLine struct {
+	rev, pass uint64
+	line      []byte
+}
+
+// SavedLines is Saved, each state encoded as one line (event.AppendJSON):
+// only the sessions that changed since the last call with c are encoded
+// again, so a state file of thousands of finished sessions costs little
+// to write while a few are live.
+func (f *Folder) SavedLines(c *LineCache) [][]byte {
+	if c.m == nil {
+		c.m = map[*session]cachedLine{}
+	}
+	c.pass++
+	keys := f.keys()
+	out := make([][]byte, 0, len(keys))
+	for _, k := range keys {
+		s := f.sessions[k]
+		s.settle()
+		cl, ok := c.m[s]
+		if !ok || cl.rev != s.rev {
+			e := s.saved()
+			cl = cachedLine{rev: s.rev, line: event.AppendJSON(nil, &e)}
+		}
+		cl.pass = c.pass
+		c.m[s] = cl
+		out = append(out, cl.line)
+	}
+	for s, cl := range c.m {
+		if cl.pass != c.pass {
+			delete(c.m, s) // a session dropped or replaced
+		}
+	}
+	return out
+}
+
+// saved is the session's state with its bookkeeping.
+func (s *session) saved() event.Event {
+	s.settle()
+	e := s.view()
+	b := book{Since: ns(s.since), CtxFloor: s.ctxFloor, CtxModel: s.ctxModel,
+		AssertT: ns(s.assertT), AssertSrc: s.assertSrc, AssertKind: s.assertKind,
+		WaitT: ns(s.waitT), WaitSrc: s.waitSrc, PaneIdleT: ns(s.paneIdleT), NamedAt: ns(s.namedAt),
+		IdleSeen: ns(s.idleSeen), Answered: s.answered, AnsweredT: ns(s.answeredT), PreSub: s.preSub,
+		SubTool: s.subTool, OldRuns: s.oldRuns, PIDSeen: ns(s.pidSeen), GoneAt: ns(s.goneAt), Last: ns(s.last)}
+	if p := s.subPrev; p != (subPrevState{}) {
+		b.SubPrev = &subPrev{p.status, p.attn, p.tool, p.toolID, p.text, p.pending}
+	}
+	for sub := range s.subs {
+		b.Subs = append(b.Subs, sub)
+	}
+	slices.Sort(b.Subs)
+	if len(b.SubTool) == 0 {
+		b.SubTool = nil
+	}
+	if raw, err := json.Marshal(b); err == nil {
+		e.Extra = append([]byte(`"fold":`), raw...)
+	}
+	return e
 }
 
 // restoreBook takes back what Saved put in a state's extra members; a

@@ -119,8 +119,8 @@ func TestRestoreSameAsReplay(t *testing.T) {
 func TestBookFields(t *testing.T) {
 	// key, keyStr, st, tokenSince, tokenGen, tokens, hasTok, ctx, hasCtx,
 	// cost and hasCost come back from the state itself; dirty, cause,
-	// later, laterAt and laterCause are scratch.
-	const fromState = 16
+	// later, laterAt, laterCause and rev are scratch.
+	const fromState = 17
 	if n, b := reflect.TypeOf(session{}).NumField(), reflect.TypeOf(book{}).NumField(); n != b+fromState {
 		t.Errorf("session has %d fields, book %d (+%d from the state): save the new one in persist.go", n, b, fromState)
 	}
@@ -149,6 +149,37 @@ func TestQuietSameStates(t *testing.T) {
 		for i := range want {
 			if g, w := event.AppendJSON(nil, &got[i]), event.AppendJSON(nil, &want[i]); !bytes.Equal(g, w) {
 				t.Errorf("%s:\n got %s\nwant %s", name, g, w)
+			}
+		}
+	}
+}
+
+// TestSavedLines: the cached lines are, after every step of every run,
+// what encoding Saved afresh gives.
+func TestSavedLines(t *testing.T) {
+	ins, _ := filepath.Glob("testdata/*.ndjson")
+	runs := map[string][]step{}
+	for _, in := range ins {
+		runs[in] = readSteps(t, in)
+	}
+	for _, tc := range ruleCases() {
+		runs[tc.name] = ruleSteps(tc)
+	}
+	for name, steps := range runs {
+		f := newFolder(t)
+		var c LineCache
+		for i, st := range steps {
+			f.run(steps[i : i+1])
+			_ = st
+			lines := f.SavedLines(&c)
+			fresh := f.Saved()
+			if len(lines) != len(fresh) {
+				t.Fatalf("%s step %d: %d lines, %d states", name, i, len(lines), len(fresh))
+			}
+			for j := range fresh {
+				if w := event.AppendJSON(nil, &fresh[j]); !bytes.Equal(lines[j], w) {
+					t.Errorf("%s step %d:\n cached %s\n  fresh %s", name, i, lines[j], w)
+				}
 			}
 		}
 	}

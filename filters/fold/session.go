@@ -80,6 +80,9 @@ type session struct {
 	later      bool
 	laterAt    time.Time
 	laterCause string
+	// rev changes whenever the fold changes anything of the session (its
+	// saved state's line cache, LineCache).
+	rev uint64
 }
 
 type subPrevState struct {
@@ -207,6 +210,7 @@ func (s *session) emit(at time.Time) event.Event {
 	}
 	s.st.ID = event.MakeID(event.SrcFold, s.keyStr, cause, s.st.Token)
 	s.dirty, s.cause = false, ""
+	s.rev++
 	return s.view()
 }
 
@@ -217,6 +221,7 @@ func (s *session) putOff(at time.Time) {
 	}
 	s.later, s.laterCause = true, s.cause
 	s.dirty, s.cause = false, ""
+	s.rev++
 }
 
 // settle makes the state a Quiet fold put off.

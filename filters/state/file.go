@@ -23,21 +23,34 @@ func Write(path string, now time.Time, states []event.Event) error {
 }
 
 func write(path string, now time.Time, states []event.Event, m Mark) error {
+	lines := make([][]byte, len(states))
+	for i := range states {
+		lines[i] = event.AppendJSON(nil, &states[i])
+	}
+	return WriteLines(path, now, lines, m)
+}
+
+// WriteLines is WriteMarked with the states already encoded, one
+// event.AppendJSON line each (a writer that keeps them between writes).
+func WriteLines(path string, now time.Time, lines [][]byte, m Mark) error {
 	var b bytes.Buffer
+	size := 128
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	b.Grow(size + 16*len(m.After))
 	b.WriteString(`{"v":1,"t":"`)
 	b.WriteString(now.UTC().Format(event.Layout))
 	b.WriteByte('"')
 	appendMark(&b, m)
 	b.WriteString(`,"sessions":[`)
-	buf := make([]byte, 0, 1024)
-	for i := range states {
+	for i, l := range lines {
 		if i > 0 {
 			b.WriteString(",\n")
 		} else {
 			b.WriteString("\n")
 		}
-		buf = event.AppendJSON(buf[:0], &states[i])
-		b.Write(buf[:len(buf)-1])
+		b.Write(bytes.TrimSuffix(l, []byte("\n")))
 	}
 	b.WriteString("\n]}\n")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
