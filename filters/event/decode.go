@@ -38,28 +38,12 @@ type decoder struct {
 	prev sticky
 }
 
-// plain reports whether s is written in JSON as it is (no escapes).
-func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
-}
-
 // sticky are the members an event most often shares with the one before.
 type sticky struct{ session, cwd, branch, transcript, run, model, host, tty, pane string }
 
 // same decodes a string, which is old's value again if the bytes are.
 func (d *decoder) same(old string) (string, error) {
-	if old != "" && d.Peek() == '"' && plain(old) {
-		if end := d.I + 1 + len(old); end < len(d.B) && d.B[end] == '"' && string(d.B[d.I+1:end]) == old {
-			d.I = end + 1
-			return old, nil
-		}
-	}
-	return d.str()
+	return d.strOr(old)
 }
 
 // SyntaxError is a decoding error with the byte offset where it happened.
@@ -95,7 +79,11 @@ func intern(raw []byte) (string, bool) {
 }
 
 // str decodes a JSON string value.
-func (d *decoder) str() (string, error) {
+func (d *decoder) str() (string, error) { return d.strOr("") }
+
+// strOr is str, giving old itself when the value is old written plainly
+// (no escapes): a string the event before had, not allocated again.
+func (d *decoder) strOr(old string) (string, error) {
 	if d.Peek() != '"' {
 		if d.Literal("null") {
 			return "", nil
@@ -106,6 +94,9 @@ func (d *decoder) str() (string, error) {
 	raw, special, err := d.RawString()
 	if err != nil {
 		return "", err
+	}
+	if !special && old != "" && string(raw) == old {
+		return old, nil
 	}
 	if special {
 		return jsonscan.Unquote(raw, start+1)
