@@ -72,7 +72,7 @@ func (s *source) keepTail() {
 }
 
 const (
-	chunk   = 1 << 20
+	chunk   = 256 << 10 // what one read(2) asks for: a buffer that stays in the cache
 	maxLine = cli.MaxLine
 )
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestDecodeRoundTrip(t *testing.T) {
@@ -263,6 +264,31 @@ func FuzzParseTime(f *testing.F) {
 		got, gerr := ParseTime(s)
 		if (werr == nil) != (gerr == nil) || !got.Equal(want) || got.Location().String() != want.Location().String() {
 			t.Errorf("ParseTime(%q) = %v, %v; time.Parse: %v, %v", s, got, gerr, want, werr)
+		}
+	})
+}
+
+func FuzzQuoted(f *testing.F) {
+	for _, s := range []string{"", "plain ascii text of some length", "tab\there", `a"b\c`, "é ü 😀", "\x00\x1f\x7f\x80\xff", "12345678\"12345678\\"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []byte
+		want = append(want, '"')
+		for i := 0; i < len(s); i++ { // byte by byte, as before safe8
+			if !safe[s[i]] {
+				want = nil
+				break
+			}
+			want = append(want, s[i])
+		}
+		got := appendQuoted(nil, s)
+		if want != nil && string(got) != string(append(want, '"')) {
+			t.Fatalf("appendQuoted(%q) = %s", s, got)
+		}
+		var back string
+		if err := stdjson.Unmarshal(got, &back); err != nil || (utf8.ValidString(s) && back != s) {
+			t.Fatalf("appendQuoted(%q) = %s reads back as %q (%v)", s, got, back, err)
 		}
 	})
 }
