@@ -133,8 +133,8 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 			w.close()
 			return f.end(err)
 		}
-		// The state file: at once when the last write is --debounce old,
-		// else when the timer says so; a long burst still writes it as it goes.
+		// The state file: settleWrite after the first change, and at most
+		// every --debounce; a long burst still writes it as it goes.
 		if wait := f.save(false); wait > 0 && !armed {
 			debounce.Reset(wait)
 			armed = true
@@ -253,6 +253,12 @@ func (w *writer) close() error {
 	return w.failed()
 }
 
+// settleWrite is how long after the first change the state file is
+// written: its readers (prompts, status lines) do not see the difference,
+// and tmux and stdout, which do, are told first rather than sharing the
+// moment with a large file being written.
+const settleWrite = 15 * time.Millisecond
+
 // save writes the state file when the states changed since the last write
 // and --debounce has passed (or force); else it returns how long to wait.
 func (f *folder) save(force bool) time.Duration {
@@ -260,9 +266,13 @@ func (f *folder) save(force bool) time.Duration {
 		return 0
 	}
 	now := f.now()
-	if wait := f.opts.Debounce - now.Sub(f.lastWrite); !force && wait > 0 {
+	if f.pendingSince.IsZero() {
+		f.pendingSince = time.Now() // the machine's clock: a test's may stand still
+	}
+	if wait := max(f.opts.Debounce-now.Sub(f.lastWrite), settleWrite-time.Since(f.pendingSince)); !force && wait > 0 {
 		return wait
 	}
+	f.pendingSince = time.Time{}
 	changes := f.fold.Changes()
 	err := state.WriteLines(f.path, now, f.fold.SavedLines(&f.lines), f.mark.state())
 	f.lastWrite = now

@@ -112,10 +112,12 @@ type folder struct {
 	path      string // state file; "" with --no-state
 	written   uint64 // fold.Changes() when the state file was last written
 	lastWrite time.Time
-	stateErr  string // last state-file error reported, so it is said once
-	mark      markState
-	lines     fold.LineCache // the state file's lines, kept between writes
-	wrote     bool           // something reached stdout
+	// pendingSince is when the states changed first since the last write.
+	pendingSince time.Time
+	stateErr     string // last state-file error reported, so it is said once
+	mark         markState
+	lines        fold.LineCache // the state file's lines, kept between writes
+	wrote        bool           // something reached stdout
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -43,3 +43,23 @@ func BenchmarkDesiredDiff(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDesiredHundred: the options of 100 live sessions in panes
+// beside 5,000 finished ones, worked out on each change.
+func BenchmarkDesiredHundred(b *testing.B) {
+	m := NewModel()
+	panes := map[string]Pane{}
+	for i := range 5100 {
+		status, pane := "done", ""
+		if i < 100 {
+			status, pane = "working", fmt.Sprintf("%%%d", i)
+			panes[pane] = Pane{ID: pane, Window: fmt.Sprintf("@%d", i)}
+		}
+		s := st(i, fmt.Sprintf("s%d", i), pane, status)
+		m.Update(&s)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Desired(panes)
+	}
+}

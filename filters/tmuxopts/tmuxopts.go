@@ -128,11 +128,11 @@ func clean(s string) string {
 
 // Model keeps the latest state of every live session.
 type Model struct {
-	sessions map[string]event.Event
+	sessions map[string]*event.Event
 }
 
 // NewModel returns an empty Model.
-func NewModel() *Model { return &Model{sessions: map[string]event.Event{}} }
+func NewModel() *Model { return &Model{sessions: map[string]*event.Event{}} }
 
 // Key names a state's session the way ag-fold keys it.
 func Key(st *event.Event) string {
@@ -154,7 +154,7 @@ func (m *Model) Update(st *event.Event) {
 		return
 	}
 	// Keep only what the options show: the model outlives many states.
-	m.sessions[k] = event.Event{T: st.T, Agent: st.Agent, Session: st.Session, Pane: st.Pane,
+	m.sessions[k] = &event.Event{T: st.T, Agent: st.Agent, Session: st.Session, Pane: st.Pane,
 		TTY: st.TTY, PID: st.PID, Status: st.Status, Attention: st.Attention, Tool: st.Tool,
 		Model: st.Model, Context: st.Context, Limits: st.Limits}
 }
@@ -182,16 +182,17 @@ func (m *Model) Panes() []string {
 func (m *Model) Desired(panes map[string]Pane) Set {
 	byPane := map[string]*event.Event{}
 	var counts glance.Counts
-	for k := range m.sessions {
-		s := m.sessions[k]
+	// Pointers, not copies: thousands of finished sessions are walked on
+	// every change.
+	for _, s := range m.sessions {
 		counts.Add(s.Status)
 		p, ok := panes[s.Pane]
 		if s.Pane == "" || !ok || (s.TTY != "" && p.TTY != "" && s.TTY != p.TTY) {
 			continue
 		}
 		if cur := byPane[s.Pane]; cur == nil || s.T.After(cur.T.Time) ||
-			(s.T.Equal(cur.T.Time) && Key(&s) < Key(cur)) {
-			byPane[s.Pane] = &s
+			(s.T.Equal(cur.T.Time) && Key(s) < Key(cur)) {
+			byPane[s.Pane] = s
 		}
 	}
 	set := Set{}
