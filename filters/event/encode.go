@@ -201,7 +201,7 @@ func safe8(s string) bool {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
 	low := (x - ones*0x20) &^ x & highs
-	return (low|zero(x^(ones*'"'))|zero(x^(ones*'\\'))|x&highs) == 0
+	return (low | zero(x^(ones*'"')) | zero(x^(ones*'\\')) | x&highs) == 0
 }
 
 // appendTime writes t in Layout (UTC, milliseconds) without going through
