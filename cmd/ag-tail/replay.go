@@ -12,7 +12,7 @@ const (
 	aheadUnits = 64
 	// aheadBytes bounds the output they may hold meanwhile; the unit the
 	// writer is on is never held back (it must go on for the rest to).
-	aheadBytes = 24 << 20
+	aheadBytes = 8 << 20
 )
 
 // replay reads units on every core (GOMAXPROCS workers, one unit each at
