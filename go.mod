@@ -8,6 +8,8 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0
 )
 
+require golang.org/x/text v0.20.0 // indirect
+
 require (
 	github.com/ebitengine/purego v0.11.2 // indirect
 	github.com/fsnotify/fsnotify v1.10.1

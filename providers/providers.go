@@ -3,8 +3,10 @@
 package providers
 
 import (
+	"github.com/agwatch/ag/providers/antigravity"
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
+	"github.com/agwatch/ag/providers/gemini"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -13,6 +15,8 @@ func All() []provider.Provider {
 	return []provider.Provider{
 		claude.New(),
 		codex.New(),
+		gemini.New(),
+		antigravity.New(),
 	}
 }
 
@@ -24,6 +28,13 @@ func ByID(id string) provider.Provider {
 		}
 	}
 	return nil
+}
+
+// HookEndsTurns reports whether agent's hooks alone say when its turns end
+// (see provider.HookEnds); false for an agent ag does not know.
+func HookEndsTurns(agent string) bool {
+	h, ok := ByID(agent).(provider.HookEnds)
+	return ok && h.HookEndsTurns()
 }
 
 // OneSessionPerProcess reports whether agent's process runs one session at

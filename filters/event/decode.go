@@ -54,7 +54,7 @@ type SyntaxError = jsonscan.SyntaxError
 // constants is laid out by the linker: no start-up cost, which a map has.
 var interned = [...]string{
 	"Bash", "Edit", "Read", "Write", "action", "antigravity", "claude", "codex", "copilot",
-	"cursor", "done", "failed", "fold", "gemini", "gone", "hook", "idle", "interrupt",
+	"cursor", "done", "failed", "fold", "gemini", "gone", "hook", "host.down", "idle", "interrupt",
 	"keys", "log", "mark", "meter", "notify", "omp", "opencode", "pane", "permission", "pi", "plan",
 	"proc", "proc.down", "proc.up", "question", "session.end", "session.start", "state",
 	"statusline", "tool.end", "tool.start", "turn.end", "turn.fail", "turn.start", "wait",
@@ -224,8 +224,12 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 		e.Gen, err = d.Int()
 	case "token":
 		e.Token, err = d.str()
+	case "stale":
+		e.Stale, err = d.str()
 	case "action":
 		e.Action, err = d.str()
+	case "sig":
+		e.Sig, err = d.str()
 	default:
 		start := d.I
 		if err = d.Skip(); err != nil {

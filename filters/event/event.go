@@ -42,11 +42,16 @@ const (
 	// Mark is a point in ag-tail's output that its cursor can resume
 	// from: ag-fold ties its state file to the last one it folded.
 	Mark = "mark"
+
+	// HostDown says the link to a host's stream is down (ssh exited, the
+	// broker lost the host's publisher): its states are stale until it
+	// speaks again.
+	HostDown = "host.down"
 )
 
 // Kinds lists every kind this version knows, in documentation order.
 var Kinds = []string{SessionStart, SessionEnd, TurnStart, ToolStart, ToolEnd, Wait, WaitEnd,
-	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys, Mark}
+	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys, Mark, HostDown}
 
 // Sources: who observed an event.
 const (
@@ -172,11 +177,18 @@ type Event struct {
 	Since  *Time  `json:"since,omitzero"`
 	Gen    int64  `json:"gen,omitzero"`
 	Token  string `json:"token,omitempty"`
+	// Stale says why a state read back may no longer hold: the ag-fold
+	// that kept the state file is gone, or the state's host stopped being
+	// heard. ag-fold never writes it for its own sessions; readers set it.
+	Stale string `json:"stale,omitempty"`
 
 	// Action / keys (ag-notify, ag-keys).
 	Action  string `json:"action,omitempty"`
 	Backend string `json:"backend,omitempty"` // notify: which backend delivered
 	Ref     string `json:"ref,omitempty"`     // notify: the backend's id for it
+	// Sig is an action's signature (HMAC-SHA256 by the user's front-end,
+	// see filters/sign): what lets an action that crossed a network type.
+	Sig string `json:"sig,omitempty"`
 
 	// Extra holds the members this version does not know, as raw
 	// comma-separated "name":value pairs, written back verbatim.

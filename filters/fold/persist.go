@@ -37,6 +37,9 @@ type book struct {
 	PIDSeen    int64             `json:"pid_seen,omitempty"`
 	GoneAt     int64             `json:"gone_at,omitempty"`
 	Last       int64             `json:"last,omitempty"`
+	Hooked     bool              `json:"hooked,omitempty"`
+	Answer     string            `json:"answer,omitempty"`
+	StaleAt    int64             `json:"stale_at,omitempty"`
 }
 
 type subPrev struct {
@@ -124,7 +127,8 @@ func (s *session) saved() event.Event {
 		AssertT: ns(s.assertT), AssertSrc: s.assertSrc, AssertKind: s.assertKind,
 		WaitT: ns(s.waitT), WaitSrc: s.waitSrc, PaneIdleT: ns(s.paneIdleT), NamedAt: ns(s.namedAt),
 		IdleSeen: ns(s.idleSeen), Answered: s.answered, AnsweredT: ns(s.answeredT), PreSub: s.preSub,
-		SubTool: s.subTool, OldRuns: s.oldRuns, PIDSeen: ns(s.pidSeen), GoneAt: ns(s.goneAt), Last: ns(s.last)}
+		SubTool: s.subTool, OldRuns: s.oldRuns, PIDSeen: ns(s.pidSeen), GoneAt: ns(s.goneAt), Last: ns(s.last),
+		Hooked: s.hooked, Answer: s.answer, StaleAt: ns(s.staleAt)}
 	if p := s.subPrev; p != (subPrevState{}) {
 		b.SubPrev = &subPrev{p.status, p.attn, p.tool, p.toolID, p.text, p.pending}
 	}
@@ -176,4 +180,5 @@ func (s *session) restoreBook(extra []byte) {
 		}
 	}
 	s.pidSeen, s.goneAt, s.last = fromNS(b.PIDSeen), fromNS(b.GoneAt), fromNS(b.Last)
+	s.hooked, s.answer, s.staleAt = b.Hooked, b.Answer, fromNS(b.StaleAt)
 }

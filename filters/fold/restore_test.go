@@ -168,19 +168,29 @@ func TestSavedLines(t *testing.T) {
 	for name, steps := range runs {
 		f := newFolder(t)
 		var c LineCache
-		for i, st := range steps {
+		for i := range steps {
 			f.run(steps[i : i+1])
-			_ = st
-			lines := f.SavedLines(&c)
-			fresh := f.Saved()
-			if len(lines) != len(fresh) {
-				t.Fatalf("%s step %d: %d lines, %d states", name, i, len(lines), len(fresh))
-			}
-			for j := range fresh {
-				if w := event.AppendJSON(nil, &fresh[j]); !bytes.Equal(lines[j], w) {
-					t.Errorf("%s step %d:\n cached %s\n  fresh %s", name, i, lines[j], w)
-				}
+			if !sameLines(t, f.Folder, &c) {
+				t.Fatalf("%s, step %d", name, i)
 			}
 		}
 	}
+}
+
+// sameLines checks the cached lines against Saved encoded afresh.
+func sameLines(t *testing.T, f *Folder, c *LineCache) bool {
+	t.Helper()
+	lines, fresh := f.SavedLines(c), f.Saved()
+	if len(lines) != len(fresh) {
+		t.Errorf("%d lines, %d states", len(lines), len(fresh))
+		return false
+	}
+	ok := true
+	for j := range fresh {
+		if w := event.AppendJSON(nil, &fresh[j]); !bytes.Equal(lines[j], w) {
+			t.Errorf("a cached line is out of date:\n cached %s\n  fresh %s", lines[j], w)
+			ok = false
+		}
+	}
+	return ok
 }

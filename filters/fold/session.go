@@ -56,6 +56,10 @@ type session struct {
 	// the pane may still show its prompt for a moment after.
 	answered  string
 	answeredT time.Time
+	// hooked: a hook spoke for the session (see Config.HookEnds); answer
+	// is the text of the transcript's end of the turn that was no news.
+	hooked bool
+	answer string
 	// preSub is the status sub-agent activity alone lifted to working.
 	preSub string
 	// While the session waits on a sub-agent's prompt, st.Sub names that
@@ -71,6 +75,7 @@ type session struct {
 	subs    map[string]struct{} // in-flight sub-agents
 	pidSeen time.Time           // source time the pid was first seen
 	goneAt  time.Time
+	staleAt time.Time // first tick that saw it stale (another host's)
 	last    time.Time // newest event time, to pick among sessions of one pane
 
 	dirty bool   // something a reader sees changed
@@ -80,8 +85,9 @@ type session struct {
 	later      bool
 	laterAt    time.Time
 	laterCause string
-	// rev changes whenever the fold changes anything of the session (its
-	// saved state's line cache, LineCache).
+	// rev changes whenever the fold changes anything of the session: the
+	// state file's line of it (LineCache) is made again. Code that changes
+	// a session outside fold and emit bumps it (TestSavedLines checks).
 	rev uint64
 }
 
@@ -190,8 +196,22 @@ func (s *session) fresh(e *event.Event, sameMoment time.Duration) bool {
 		return e.Src == event.SrcHook || s.assertSrc != event.SrcHook
 	case e.Src == event.SrcHook && s.assertSrc != event.SrcHook && e.Kind == s.assertKind:
 		return s.assertT.Sub(t) <= sameMoment
+	case e.Src != event.SrcHook && s.assertSrc == event.SrcHook && s.assertKind == event.TurnEnd &&
+		(e.Kind == event.TurnFail || e.Kind == event.Interrupt):
+		return s.assertT.Sub(t) <= sameMoment // see endsBadly
 	}
 	return false
+}
+
+// endsBadly: the turn a hook now says ended was, a moment before, ended
+// by the transcript as failed or interrupted. Gemini CLI fires AfterAgent
+// after an API error and after Escape too, milliseconds after its chat
+// records the error or "Request cancelled.", and the hook cannot tell: the
+// transcript says how the turn ended, whichever arrives first.
+func (s *session) endsBadly(e *event.Event, sameMoment time.Duration) bool {
+	return e.Kind == event.TurnEnd && e.Src == event.SrcHook && s.assertSrc != event.SrcHook &&
+		(s.assertKind == event.TurnFail || s.assertKind == event.Interrupt) &&
+		!e.T.Before(s.assertT) && e.T.Sub(s.assertT) <= sameMoment
 }
 
 // emit returns the state event as a reader sees it, with its own copies

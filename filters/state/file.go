@@ -132,3 +132,16 @@ func ForPane(states []event.Event, pane string) (event.Event, bool) {
 	}
 	return best, found
 }
+
+// Local keeps the states of one host (is reports whether a state's host is
+// it): a merged state file holds other hosts' sessions too, whose panes
+// and pids mean nothing on this one.
+func Local(states []event.Event, is func(host string) bool) []event.Event {
+	out := states[:0:0]
+	for _, s := range states {
+		if is(s.Host) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -8,8 +8,10 @@ package hooks
 
 import (
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/antigravity/agyhook"
 	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/codex/codexhook"
+	"github.com/agwatch/ag/providers/gemini/geminihook"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -41,6 +43,8 @@ func All() []Mapper {
 	return []Mapper{
 		claudehook.Mapper{},
 		codexhook.Mapper{},
+		geminihook.Mapper{},
+		agyhook.Mapper{},
 	}
 }
 

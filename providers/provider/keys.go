@@ -1,6 +1,9 @@
 package provider
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Actions a notification can offer and ag-keys performs.
 const (
@@ -69,4 +72,18 @@ const (
 type Keyed interface {
 	Provider
 	Keys() KeyMap
+}
+
+// LeadingCommand is an UnsafeReply for composers that trim leading white
+// space and then read a first "/" as a slash command and "!" as shell mode
+// (Gemini CLI, Antigravity's agy): no defusing space survives the trim, so
+// such text is refused.
+func LeadingCommand(text string) string {
+	switch t := strings.TrimLeft(text, " \t\r\n\v\f\u00a0\u3000"); {
+	case strings.HasPrefix(t, "/"):
+		return "a reply starting with / runs as a slash command"
+	case strings.HasPrefix(t, "!"):
+		return "a reply starting with ! runs as a shell command"
+	}
+	return ""
 }

@@ -27,3 +27,12 @@ type OneSession interface {
 	Provider
 	OneSessionPerProcess() bool
 }
+
+// HookEnds is an agent whose hooks report the end of every turn while its
+// transcript can only guess it (Gemini CLI records an answer before the
+// tool calls that answer makes): in a session its hooks were heard from,
+// ag-fold takes the turn's end from the hook alone.
+type HookEnds interface {
+	Provider
+	HookEndsTurns() bool
+}
