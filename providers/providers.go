@@ -7,6 +7,9 @@ import (
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
 	"github.com/agwatch/ag/providers/gemini"
+	"github.com/agwatch/ag/providers/omp"
+	"github.com/agwatch/ag/providers/opencode"
+	"github.com/agwatch/ag/providers/pi"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -17,6 +20,9 @@ func All() []provider.Provider {
 		codex.New(),
 		gemini.New(),
 		antigravity.New(),
+		opencode.New(),
+		omp.New(), // before pi: omp kept pi's package name
+		pi.New(),
 	}
 }
 
@@ -42,4 +48,12 @@ func HookEndsTurns(agent string) bool {
 func OneSessionPerProcess(agent string) bool {
 	o, ok := ByID(agent).(provider.OneSession)
 	return ok && o.OneSessionPerProcess()
+}
+
+// ManySessionsPerProcess reports whether agent's one process hosts several
+// live sessions at once (see provider.ManySessions); false for an agent ag
+// does not know.
+func ManySessionsPerProcess(agent string) bool {
+	m, ok := ByID(agent).(provider.ManySessions)
+	return ok && m.ManySessionsPerProcess()
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/tmpl"
+	"github.com/agwatch/ag/providers"
 )
 
 // defaultFormat gives "claude ⏳ Bash", "claude ❓", "claude ⚙", "claude"
@@ -98,7 +99,7 @@ func (d *detector) segment(pane string) int {
 	// This host's pane: another host's %3 (a workstation's merged file)
 	// is a pane over there.
 	self := hostname.Of(d.getenv)
-	st, ok := state.ForPane(state.Local(states, self.Is), pane)
+	st, ok := state.ForPaneOf(state.Local(states, self.Is), pane, providers.ManySessionsPerProcess)
 	if !ok || st.Status == event.StatusGone || st.Status == "" {
 		return cli.ExitOK
 	}

@@ -13,9 +13,10 @@ import (
 const reuseSlack = 2 * time.Second
 
 // alive reports whether the process of a session still runs: kill(pid, 0)
-// finds it (EPERM: it exists, owned by someone else), and where the start
-// time is known, it started before the session first named it — else the
-// pid was reused by another process.
+// finds it (EPERM: it exists, owned by someone else), it is no zombie
+// (exited, not yet reaped by its parent: on Linux, from /proc), and where
+// the start time is known, it started before the session first named it —
+// else the pid was reused by another process.
 func alive(p fold.Proc) bool {
 	if !local(p) {
 		return true // no pid: nothing to judge
@@ -24,7 +25,8 @@ func alive(p fold.Proc) bool {
 	if err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
-	if start, ok := startTime(p.PID); ok && !p.Seen.IsZero() && start.After(p.Seen.Add(reuseSlack)) {
+	start, zombie, ok := procStat(p.PID)
+	if zombie || ok && !p.Seen.IsZero() && start.After(p.Seen.Add(reuseSlack)) {
 		return false
 	}
 	return true

@@ -29,7 +29,10 @@ transcript, status, attention, tool, text, prompt, run, pending, since
 (time of the last status edge), gen (bumped whenever status, attention or
 tool change), token ("<since unix ms>.<gen>", what an action must quote)
 and the meters (model, tokens summed over the session, context, cost_usd,
-limits), so a reader never needs the events before it.
+limits), so a reader never needs the events before it. While more than
+one session of one process of an agent that hosts many (OpenCode's
+server) waits, each of those waits carries ambiguous: true, and no
+buttons or keys are offered for it.
 
 Which source wins: an observation older than the one that set the current
 status does not change it, and at the same moment a hook outranks the
@@ -59,7 +62,8 @@ The state file ($AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json) is
 replaced atomically after each burst of input, at most every --debounce,
 and at the end. Gone sessions stay in it for --keep-gone. While stdin is
 open, every --check the sessions' processes are checked (kill 0, and on
-Linux the process start time against pid reuse); dead ones become gone.
+Linux the process start time against pid reuse, and a zombie — exited,
+not yet reaped — is dead); dead ones become gone.
 A session waiting on a prompt to run a command is working again as soon
 as that command is found running under its agent's process (no hook says
 so before the command ends).
@@ -174,7 +178,8 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 	}
 	// --snapshot prints the last states only: none is made at each change.
 	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone, Quiet: f.opts.Snapshot,
-		OneSession: providers.OneSessionPerProcess, HookEnds: providers.HookEndsTurns, Self: hostname.Of(f.env)})
+		OneSession: providers.OneSessionPerProcess, ManySessions: providers.ManySessionsPerProcess,
+		HookEnds: providers.HookEndsTurns, Self: hostname.Of(f.env)})
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)

@@ -236,7 +236,7 @@ func TestAlive(t *testing.T) {
 	if alive(fold.Proc{PID: 2147000001}) {
 		t.Errorf("impossible pid reported alive")
 	}
-	if _, ok := startTime(os.Getpid()); ok {
+	if _, _, ok := procStat(os.Getpid()); ok {
 		// a session that named this pid an hour before this process began
 		// was another process's: the pid has been reused
 		if alive(fold.Proc{PID: os.Getpid(), Seen: time.Now().Add(-time.Hour)}) {

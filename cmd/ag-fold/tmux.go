@@ -12,6 +12,7 @@ import (
 	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/tmux"
 	"github.com/agwatch/ag/filters/tmuxopts"
+	"github.com/agwatch/ag/providers"
 )
 
 // tmuxOptions are the --tmux options; options embeds them.
@@ -70,7 +71,7 @@ type pusher struct {
 }
 
 func newPusher(c *tmux.Client, self hostname.Self, errorf func(string, ...any), now func() time.Time) *pusher {
-	return &pusher{tm: c, self: self, errorf: errorf, now: now, model: tmuxopts.NewModel(self),
+	return &pusher{tm: c, self: self, errorf: errorf, now: now, model: newModel(self),
 		wake: make(chan struct{}, 1), done: make(chan struct{}), applied: tmuxopts.Set{}}
 }
 
@@ -165,7 +166,7 @@ func (p *pusher) stop(ctx context.Context, clear bool) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	p.mu.Lock()
-	p.model = tmuxopts.NewModel(p.self)
+	p.model = newModel(p.self)
 	p.mu.Unlock()
 	if len(p.applied) > 0 {
 		if err := p.push(ctx, tmuxopts.Set{}); err != nil {
@@ -326,4 +327,12 @@ func (p *pusher) fail(err error) {
 		p.errorf("tmux: %s", msg)
 		p.lastErr = msg
 	}
+}
+
+// newModel is the options model, knowing which agents show many sessions
+// in one pane.
+func newModel(self hostname.Self) *tmuxopts.Model {
+	m := tmuxopts.NewModel(self)
+	m.Many = providers.ManySessionsPerProcess
+	return m
 }

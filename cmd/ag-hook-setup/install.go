@@ -41,7 +41,7 @@ func (c *cmd) install(o installOpts, remove bool) int {
 	}
 	var all []done
 	for _, in := range ins {
-		ie := provider.InstallEnv{Env: c.env, Hook: hook, DryRun: o.DryRun, Tx: tx}
+		ie := provider.InstallEnv{Env: c.env, Hook: hook, DryRun: o.DryRun, Tx: tx, Version: cli.Version()}
 		d := done{id: in.ID()}
 		if remove {
 			d.res, err = in.Uninstall(ie)
@@ -172,7 +172,7 @@ func (c *cmd) status(o statusOpts) int {
 	named := len(o.Agent) > 0
 	code, installed, used := cli.ExitOK, 0, false
 	for _, in := range ins {
-		st, err := in.Status(provider.InstallEnv{Env: c.env, Hook: hook})
+		st, err := in.Status(provider.InstallEnv{Env: c.env, Hook: hook, Version: cli.Version()})
 		if err != nil {
 			c.prog.Errorf("status %s: %v", in.ID(), err)
 			code = cli.ExitError

@@ -191,7 +191,7 @@ func (c *cmd) lookup(a *event.Event) (event.Event, bool, error) {
 		return event.Event{}, false, err
 	}
 	if a.Session == "" {
-		st, ok := state.ForPane(states, a.Pane)
+		st, ok := state.ForPaneOf(states, a.Pane, providers.ManySessionsPerProcess)
 		return st, ok, nil
 	}
 	var best event.Event

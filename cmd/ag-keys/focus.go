@@ -8,6 +8,7 @@ import (
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/state"
+	"github.com/agwatch/ag/providers"
 )
 
 // focusOptions are the focus command's options; options embeds them.
@@ -113,7 +114,7 @@ func (c *cmd) nextWaiting(ctx context.Context, current string) (event.Event, boo
 		if id == current {
 			at = len(order)
 		}
-		st, ok := state.ForPane(states, id)
+		st, ok := state.ForPaneOf(states, id, providers.ManySessionsPerProcess)
 		if !ok || st.Status != event.StatusWaiting || (st.TTY != "" && tty != "" && st.TTY != tty) {
 			continue
 		}

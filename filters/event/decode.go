@@ -228,6 +228,14 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 		e.Stale, err = d.str()
 	case "action":
 		e.Action, err = d.str()
+	case "ambiguous":
+		switch {
+		case d.Literal("true"):
+			e.Ambiguous = true
+		case d.Literal("false"), d.Literal("null"):
+		default:
+			err = d.Errorf("want true or false")
+		}
 	case "sig":
 		e.Sig, err = d.str()
 	default:

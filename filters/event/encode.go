@@ -59,6 +59,9 @@ func AppendJSON(b []byte, e *Event) []byte {
 		b = strconv.AppendInt(b, e.Gen, 10)
 	}
 	b = appendStr(b, "token", e.Token, false)
+	if e.Ambiguous {
+		b = append(b, `,"ambiguous":true`...)
+	}
 	b = appendStr(b, "stale", e.Stale, false)
 	b = appendStr(b, "model", e.Model, false)
 	if t := e.Tokens; t != nil {

@@ -177,6 +177,11 @@ type Event struct {
 	Since  *Time  `json:"since,omitzero"`
 	Gen    int64  `json:"gen,omitzero"`
 	Token  string `json:"token,omitempty"`
+	// Ambiguous marks a wait that keys cannot be trusted to reach: another
+	// session of the same agent process waits too, and a key typed into
+	// the pane they share answers whichever dialog it shows (OpenCode's
+	// server). Notifications offer no buttons for it; ag-keys refuses it.
+	Ambiguous bool `json:"ambiguous,omitzero"`
 	// Stale says why a state read back may no longer hold: the ag-fold
 	// that kept the state file is gone, or the state's host stopped being
 	// heard. ag-fold never writes it for its own sessions; readers set it.

@@ -61,6 +61,11 @@ type Config struct {
 	// (States, Saved), so a session's state is made once, not at every
 	// change (ag-fold --snapshot).
 	Quiet bool
+	// ManySessions says whether an agent's one process hosts several
+	// live sessions at once (OpenCode's server); while more than one of
+	// them waits, each of those waits is ambiguous (see many.go). nil: no
+	// agent does.
+	ManySessions func(agent string) bool
 	// HookEnds says whether an agent's hooks report the end of every
 	// turn while its transcript can only guess it (Gemini's chat records
 	// an answer before it records that answer's tool calls): once a
@@ -297,6 +302,7 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 		f.evict(s, e)
 	}
 	f.fold(s, e)
+	f.shared(s, e.T.Time)
 	f.flush(s, e.T.Time)
 	return f.out
 }
@@ -348,6 +354,7 @@ func (f *Folder) procDown(host string, e *event.Event) {
 	for _, k := range keys {
 		s := f.sessions[k]
 		f.fold(s, e)
+		f.shared(s, e.T.Time)
 		f.flush(s, e.T.Time)
 	}
 }
@@ -396,6 +403,7 @@ func (f *Folder) Tick(now time.Time) []event.Event {
 				s.set(now, event.StatusIdle, "", "", "", "")
 				s.assertT, s.assertSrc, s.assertKind = now, event.SrcPane, event.WaitEnd
 				s.cause = "tick.pane-idle"
+				f.shared(s, now)
 				f.flush(s, now)
 			}
 		case event.StatusWorking:

@@ -153,6 +153,7 @@ func (s *session) set(at time.Time, status, attn, tool, toolID, text string) {
 	}
 	if status != event.StatusWaiting {
 		s.str(&st.Sub, "")
+		st.Ambiguous = false // the status changed: dirty already
 	}
 }
 

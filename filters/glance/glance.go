@@ -149,6 +149,22 @@ func (c Counts) Summary() string {
 	return b.String()
 }
 
+// Shows reports whether the pane two live sessions name should show a
+// rather than b. Sessions of one process of an agent that hosts many at
+// once (many says which; OpenCode's server) all live in that pane: it shows
+// the worst of them (waiting > failed > working > done > idle), the newest
+// among equals, so a session at work behind the one the user switched to
+// still shows. Otherwise the newer state wins: for an agent that runs one
+// session a process, an older session in the pane is one it left.
+func Shows(a, b *event.Event, many func(agent string) bool) bool {
+	if many != nil && a.PID != 0 && a.PID == b.PID && a.Agent == b.Agent && a.Host == b.Host && many(a.Agent) {
+		if ra, rb := Rank(a.Status), Rank(b.Status); ra != rb {
+			return ra > rb
+		}
+	}
+	return a.T.After(b.T.Time)
+}
+
 // Hosts reports whether states come from more than one host, counting
 // this one (self) even when it has none: only then do views name the host.
 func Hosts(states []event.Event, self hostname.Self) bool {

@@ -2,7 +2,6 @@ package notify
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/provider"
@@ -109,7 +108,9 @@ func (a Agents) Build(kind string, e *event.Event) *Note {
 		}
 		n.Body = Clamp(e.Prompt, DoneLines, DoneChars)
 	}
-	if !ambiguous(e) {
+	if !e.Ambiguous {
+		// Several sessions of one process wait behind one pane: a key
+		// would answer whichever dialog it shows. Informational only.
 		a.actions(n, e)
 	}
 	return n
@@ -182,14 +183,6 @@ func (a Agents) actions(n *Note, e *event.Event) {
 			n.Reply = provider.ActReply
 		}
 	}
-}
-
-// ambiguous reports a wait the keys cannot be trusted to reach (OpenCode:
-// several server-side sessions waiting behind one pane). ag-fold marks it
-// with "ambiguous":true; such a note is informational only.
-func ambiguous(e *event.Event) bool {
-	x := e.Extra
-	return len(x) > 0 && (strings.Contains(string(x), `"ambiguous":true`) || strings.Contains(string(x), `"ambiguous": true`))
 }
 
 // key is one notification slot per session, hosts apart.

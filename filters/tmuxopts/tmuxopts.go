@@ -134,6 +134,9 @@ func clean(s string) string {
 type Model struct {
 	self     hostname.Self
 	sessions map[string]*event.Event // pointers: Desired walks thousands on every change
+	// Many says which agents host several sessions in one process: their
+	// pane shows the worst of them (glance.Shows). Nil: none.
+	Many func(agent string) bool
 	// gone remembers when sessions went, so a replayed older state does
 	// not bring one back.
 	gone map[string]event.Event
@@ -217,7 +220,9 @@ func (m *Model) Panes() []Pane {
 // panes. A session's pane must exist there, and when both know the tty it
 // must match (pane ids are reused by a new tmux server; an old session from
 // the spool must not light up today's %3). When several sessions name one
-// pane the newest wins; a window takes the worst of its panes.
+// pane the newest wins, except among the sessions of one process of an
+// agent that hosts many (Many), where the worst does; a window takes the
+// worst of its panes.
 func (m *Model) Desired(panes map[string]Pane) Set {
 	byPane := map[string]*event.Event{}
 	var counts glance.Counts
@@ -229,8 +234,8 @@ func (m *Model) Desired(panes map[string]Pane) Set {
 		if !m.self.Is(s.Host) || s.Pane == "" || !ok || (s.TTY != "" && p.TTY != "" && s.TTY != p.TTY) {
 			continue
 		}
-		if cur := byPane[s.Pane]; cur == nil || s.T.After(cur.T.Time) ||
-			(s.T.Equal(cur.T.Time) && Key(s) < Key(cur)) {
+		if cur := byPane[s.Pane]; cur == nil || glance.Shows(s, cur, m.Many) ||
+			(!glance.Shows(cur, s, m.Many) && Key(s) < Key(cur)) {
 			byPane[s.Pane] = s
 		}
 	}

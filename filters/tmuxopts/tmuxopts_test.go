@@ -137,6 +137,21 @@ func TestNewestSessionWinsThePane(t *testing.T) {
 	}
 }
 
+// TestManySessionsShowTheWorst: the sessions one OpenCode server hosts
+// share its pane, which shows the one at work behind the newer finished one.
+func TestManySessionsShowTheWorst(t *testing.T) {
+	m := NewModel(hostname.Named("vm"))
+	m.Many = func(a string) bool { return a == "opencode" }
+	a, b := st(0, "a", "%1", "working"), st(5, "b", "%1", "done")
+	for _, s := range []*event.Event{&a, &b} {
+		s.Agent, s.PID = "opencode", 40
+		m.Update(s)
+	}
+	if got := m.Desired(panes)[Target{ScopePane, "%1"}]; got["@ag_session"] != "a" || got["@ag_status"] != "working" {
+		t.Errorf("pane %%1 = %v, want the session at work", got)
+	}
+}
+
 func TestStaleIsCleared(t *testing.T) {
 	applied := Set{}
 	Stale(applied, Target{ScopePane, "%3"})

@@ -12,6 +12,9 @@ import (
 	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/codex/codexhook"
 	"github.com/agwatch/ag/providers/gemini/geminihook"
+	"github.com/agwatch/ag/providers/omp/omphook"
+	"github.com/agwatch/ag/providers/opencode/opencodehook"
+	"github.com/agwatch/ag/providers/pi/pihook"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -45,6 +48,9 @@ func All() []Mapper {
 		codexhook.Mapper{},
 		geminihook.Mapper{},
 		agyhook.Mapper{},
+		opencodehook.Mapper{},
+		omphook.Mapper{},
+		pihook.Mapper{},
 	}
 }
 

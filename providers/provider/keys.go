@@ -25,6 +25,10 @@ type KeyMap struct {
 	Deny        []string // permission wait: refuse, the tool does not run
 	PlanApprove []string // plan wait: approve, keep edits gated
 	PlanDeny    []string // plan wait: refuse, stay in plan mode
+	// SubDeny replaces Deny on a sub-agent's permission wait (the state's
+	// sub is set), when its dialog differs: OpenCode asks for a reason
+	// before it rejects a sub-agent's tool call.
+	SubDeny []string
 
 	// Replies type literal text after a prelude. A nil prelude means no
 	// reply is offered in that situation; an empty non-nil one means the
