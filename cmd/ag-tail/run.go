@@ -38,8 +38,10 @@ when the same response appears in two files (the first file in path order
 keeps it, as ccusage counts it).
 
 Order: the spool first, then one file (or agent database) after another
-in path order, each file's events in file order. In --follow mode everything that exists is
-replayed first (bounded by --since), then events come as lines are written.
+in path order, each file's events in file order; read on every core, the
+same bytes as on one. --follow reads what exists first (bounded by
+--since; after a restart only what came since the last run: README,
+Restarts), then events come as lines are written.
 
 A line is read only once its newline is written. Lines that cannot carry
 an event are skipped unread; a line that should and is not valid JSON is
