@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/replace"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -338,24 +339,7 @@ func (c *cursor) write() error {
 			b = append(b, '\n')
 		}
 	}
-	tmp, err := os.CreateTemp(c.dir, ".tail.cursor-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), c.path()); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return replace.File(c.path(), b)
 }
 
 func (c *cursor) parse(b []byte) error {

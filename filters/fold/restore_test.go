@@ -68,6 +68,22 @@ func ruleSteps(tc ruleCase) []step {
 	return out
 }
 
+// allRuns are the golden streams and the rule cases, by name.
+func allRuns(t *testing.T) map[string][]step {
+	ins, _ := filepath.Glob("testdata/*.ndjson")
+	if len(ins) == 0 {
+		t.Fatal("no testdata/*.ndjson")
+	}
+	runs := map[string][]step{}
+	for _, in := range ins {
+		runs[filepath.Base(in)] = readSteps(t, in)
+	}
+	for _, tc := range ruleCases() {
+		runs[tc.name] = ruleSteps(tc)
+	}
+	return runs
+}
+
 // TestRestoreSameAsReplay: a fold restarted from its states (the state
 // file) and fed what came after ends where the fold that saw everything
 // ends — what a restarted pipeline relies on.
@@ -129,15 +145,7 @@ func TestBookFields(t *testing.T) {
 // TestQuietSameStates: a Quiet fold ends in the same states, ids and
 // times included, as one that made a state at every change.
 func TestQuietSameStates(t *testing.T) {
-	ins, _ := filepath.Glob("testdata/*.ndjson")
-	runs := map[string][]step{}
-	for _, in := range ins {
-		runs[in] = readSteps(t, in)
-	}
-	for _, tc := range ruleCases() {
-		runs[tc.name] = ruleSteps(tc)
-	}
-	for name, steps := range runs {
+	for name, steps := range allRuns(t) {
 		loud := newFolder(t)
 		loud.run(steps)
 		quiet := &folder{t: t, Folder: New(Config{Quiet: true})}
@@ -157,15 +165,7 @@ func TestQuietSameStates(t *testing.T) {
 // TestSavedLines: the cached lines are, after every step of every run,
 // what encoding Saved afresh gives.
 func TestSavedLines(t *testing.T) {
-	ins, _ := filepath.Glob("testdata/*.ndjson")
-	runs := map[string][]step{}
-	for _, in := range ins {
-		runs[in] = readSteps(t, in)
-	}
-	for _, tc := range ruleCases() {
-		runs[tc.name] = ruleSteps(tc)
-	}
-	for name, steps := range runs {
+	for name, steps := range allRuns(t) {
 		f := newFolder(t)
 		var c LineCache
 		for i := range steps {

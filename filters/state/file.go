@@ -16,6 +16,7 @@ import (
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
+	"github.com/agwatch/ag/filters/replace"
 )
 
 // Write replaces the state file at path with states.
@@ -57,24 +58,7 @@ func WriteLines(path string, now time.Time, lines [][]byte, m Mark) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".state-*.json")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return replace.File(path, b.Bytes())
 }
 
 // ErrNoFile means there is no state file yet (ag-fold has not run).
