@@ -88,15 +88,7 @@ func allRuns(t *testing.T) map[string][]step {
 // file) and fed what came after ends where the fold that saw everything
 // ends — what a restarted pipeline relies on.
 func TestRestoreSameAsReplay(t *testing.T) {
-	ins, _ := filepath.Glob("testdata/*.ndjson")
-	runs := map[string][]step{}
-	for _, in := range ins {
-		runs[in] = readSteps(t, in)
-	}
-	for _, tc := range ruleCases() {
-		runs[tc.name] = ruleSteps(tc)
-	}
-	for in, steps := range runs {
+	for in, steps := range allRuns(t) {
 		whole := newFolder(t)
 		whole.run(steps)
 		want := whole.States()
