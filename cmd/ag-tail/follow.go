@@ -520,7 +520,7 @@ func (f *follower) rereadDue() {
 	now := time.Now()
 	if len(f.stores) > 0 && !now.Before(f.nextPoll) {
 		for _, st := range f.stores {
-			st.dirty = true
+			st.dirty = st.dirty || st.exists
 		}
 		f.nextPoll = now.Add(f.storeEvery)
 	}
@@ -544,8 +544,7 @@ func (f *follower) rereadDue() {
 	for _, st := range f.stores {
 		if st.dirty && now.Sub(st.last) >= minReread {
 			st.dirty, st.last, st.readSince = false, now, true
-			f.live.readStore(st)
-			f.touch()
+			f.live.readStore(st) // what it writes is news for the cursor; a read that finds nothing is not
 		}
 	}
 	f.armReread()
@@ -568,8 +567,11 @@ func (f *follower) armReread() {
 			due(st.last.Add(minReread))
 		}
 	}
-	if len(f.stores) > 0 {
-		due(f.nextPoll)
+	for _, st := range f.stores {
+		if st.exists { // the slow timer, for a database there is
+			due(f.nextPoll)
+			break
+		}
 	}
 	if f.rereadOn {
 		f.reread.Stop()

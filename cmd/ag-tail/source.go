@@ -212,6 +212,9 @@ func (k *sink) lines(s *source, b []byte) []byte {
 			s.muteTo = 0
 		}
 		k.handle(s, line)
+		if k.t.stopped() {
+			return b[:0] // told to end (a replay only): what is left is not read
+		}
 	}
 	s.off += int64(start)
 	rest := copy(b, b[start:])

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"time"
 
 	"github.com/agwatch/ag/providers/provider"
@@ -12,6 +13,7 @@ type store struct {
 	prov      provider.Stores
 	r         provider.StoreReader
 	readSince bool      // read since the cursor's last checkpoint
+	exists    bool      // its database was there at the last read
 	last      time.Time // when it was last read
 	dirty     bool      // one of its files changed since
 	lastErr   string    // the last error said, so it is said once
@@ -19,7 +21,9 @@ type store struct {
 
 // readStore emits what the store recorded since it was last read.
 func (k *sink) readStore(st *store) {
-	err := st.r.Read(k.emit)
+	_, err := os.Stat(st.path)
+	st.exists = err == nil
+	err = st.r.Read(k.emit)
 	if err == nil {
 		st.lastErr = ""
 		return
