@@ -68,7 +68,7 @@ func (f *fixture) fold(out string, lag int) []string {
 	}
 	st := event.New(event.State, f.now, "claude", "restored")
 	st.Status = event.StatusDone
-	if err := state.WriteMarked(paths.StateFile(f.env), f.now, []event.Event{st}, m); err != nil {
+	if err := state.WriteMarked(paths.StateFile(f.env), f.now, state.Writer{}, []event.Event{st}, m); err != nil {
 		f.t.Fatal(err)
 	}
 	return append(folded, after...)

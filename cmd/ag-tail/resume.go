@@ -51,11 +51,11 @@ func (f *follower) startCursor() *resumePoint {
 	if !ok {
 		return nil
 	}
-	states, err := state.Parse(b)
+	sf, err := state.Parse(b)
 	if err != nil {
 		return nil
 	}
-	return &resumePoint{ck: ck, mark: m, states: states}
+	return &resumePoint{ck: ck, mark: m, states: sf.Sessions}
 }
 
 // resume goes on from a checkpoint: the states ag-fold saved, then what

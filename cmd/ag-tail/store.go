@@ -4,6 +4,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -21,6 +22,7 @@ type store struct {
 
 // readStore emits what the store recorded since it was last read.
 func (k *sink) readStore(st *store) {
+	k.at = cli.Place{Name: st.path}
 	_, err := os.Stat(st.path)
 	st.exists = err == nil
 	err = st.r.Read(k.emit)

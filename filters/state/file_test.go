@@ -38,7 +38,7 @@ func TestMark(t *testing.T) {
 	path := t.TempDir() + "/state.json"
 	st := []event.Event{{V: 1, Kind: event.State, Agent: "claude", Session: "s1", Status: "idle", T: event.At(time.Unix(1e9, 0))}}
 	for _, m := range []Mark{{}, {ID: "ab12.7"}, {ID: "ab12.8", After: []uint64{1, 1 << 63, Key("x", nil), Key("", []byte(`{"v":1}`))}}} {
-		if err := WriteMarked(path, time.Unix(2e9, 0), st, m); err != nil {
+		if err := WriteMarked(path, time.Unix(2e9, 0), Writer{}, st, m); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(path)
@@ -51,8 +51,8 @@ func TestMark(t *testing.T) {
 				t.Errorf("after[%d] = %x, want %x", i, got.After[i], m.After[i])
 			}
 		}
-		if states, err := Parse(b); err != nil || len(states) != 1 || states[0].Session != "s1" {
-			t.Errorf("Parse with mark %+v: %v %v", m, states, err)
+		if f, err := Parse(b); err != nil || len(f.Sessions) != 1 || f.Sessions[0].Session != "s1" {
+			t.Errorf("Parse with mark %+v: %v %v", m, f, err)
 		}
 	}
 	if m := ReadMark([]byte(`{"v":1,"t":"x","mark":"a\"b","after":"","sessions":[`)); m.ID != "" {

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
-	"time"
-
-	"github.com/agwatch/ag/filters/event"
 )
 
 // Mark ties a state file to a point of ag-tail's output: ID is the last
@@ -34,11 +31,6 @@ func Key(id string, line []byte) uint64 {
 		h = (h ^ uint64(c)) * 1099511628211
 	}
 	return h ^ 1 // never the key of an id with the same bytes
-}
-
-// WriteMarked is Write with the state file tied to m.
-func WriteMarked(path string, now time.Time, states []event.Event, m Mark) error {
-	return write(path, now, states, m)
 }
 
 // appendMark adds the mark's members to the file's first line.
