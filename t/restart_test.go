@@ -202,11 +202,12 @@ func TestRestartNothingLostOrDoubled(t *testing.T) {
 	// And the states are those a full replay folds, field for field.
 	var snap strings.Builder
 	tail := exec.Command(filepath.Join(binDir, "ag-tail"), "--once")
-	fold := exec.Command(filepath.Join(binDir, "ag-fold"), "--snapshot", "--check", "0", "--no-state")
+	fold := exec.Command(filepath.Join(binDir, "ag-fold"), "--snapshot", "--check", "0")
 	tail.Env = append(os.Environ(), env...)
 	fold.Env = tail.Env
 	fold.Stdin, _ = tail.StdoutPipe()
-	fold.Stdout = &snap
+	fold.Stdout, fold.Stderr = &snap, os.Stderr
+	tail.Stderr = os.Stderr
 	tail.Start()
 	if err := fold.Run(); err != nil {
 		t.Fatal(err)

@@ -181,6 +181,9 @@ func (f *folder) claim() int {
 			f.path = ""
 		}
 	}
+	if f.path != "" && !f.opts.Snapshot {
+		state.KeepPrevious(f.path)
+	}
 	return cli.ExitOK
 }
 

@@ -552,3 +552,25 @@ func TestCursorLastCheckpoint(t *testing.T) {
 		t.Errorf("the output does not end with a mark:\n%s", out)
 	}
 }
+
+// TestCursorPreviousStateFile: a new ag-fold that starts before this run
+// reads the state file claims it empty, having kept the marked one beside
+// (state.KeepPrevious): the restart goes on from that.
+func TestCursorPreviousStateFile(t *testing.T) {
+	f := newFixture(t)
+	p1 := f.write(f.transcript("-w", s1), prompt("2026-11-20T10:00:01.000Z", "one"))
+	f.fold(f.run1(nil), 0)
+	path := paths.StateFile(f.env)
+	state.KeepPrevious(path)
+	if err := state.Write(path, f.now, state.Writer{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	f.appendTo(p1, prompt("2026-11-20T10:00:02.000Z", "two"))
+	stop := f.followWith(newTail(&f.stdout, &f.stderr, f.env, func() time.Time { return f.now }))
+	f.settle()
+	stop()
+	_, states, events := splitOut(f.stdout.String())
+	if len(states) != 1 || len(events) != 1 || !strings.Contains(events[0], `"text":"two"`) {
+		t.Errorf("states %q, events %q", states, events)
+	}
+}

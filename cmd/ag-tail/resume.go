@@ -42,20 +42,26 @@ func (f *follower) startCursor() *resumePoint {
 		c.fresh()
 		return nil
 	}
-	b, err := os.ReadFile(paths.StateFile(f.env))
-	if err != nil {
-		return nil
+	// The state file, or as a new ag-fold found it when it began (it
+	// starts its own empty, maybe before this run read it).
+	path := paths.StateFile(f.env)
+	for _, p := range []string{path, state.Previous(path)} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		m := state.ReadMark(b)
+		ck, ok := c.find(m.ID)
+		if !ok {
+			continue
+		}
+		sf, err := state.Parse(b)
+		if err != nil {
+			continue
+		}
+		return &resumePoint{ck: ck, mark: m, states: sf.Sessions}
 	}
-	m := state.ReadMark(b)
-	ck, ok := c.find(m.ID)
-	if !ok {
-		return nil
-	}
-	sf, err := state.Parse(b)
-	if err != nil {
-		return nil
-	}
-	return &resumePoint{ck: ck, mark: m, states: sf.Sessions}
+	return nil
 }
 
 // resume goes on from a checkpoint: the states ag-fold saved, then what

@@ -57,7 +57,8 @@ type Config struct {
 	// time; only then does a new session in a process end the one before
 	// and take on the window it declared. nil: no agent does.
 	OneSession func(agent string) bool
-	// Quiet: Apply and Tick return no states; only the last ones count
+	// Quiet: Apply and Tick say which sessions changed (agent, session,
+	// pane and host only), not their states; only the last ones count
 	// (States, Saved), so a session's state is made once, not at every
 	// change (ag-fold --snapshot).
 	Quiet bool
@@ -324,6 +325,8 @@ func (f *Folder) flush(s *session, at time.Time) {
 	f.changes++
 	if f.cfg.Quiet {
 		s.putOff(at)
+		st := &s.st // who changed, not how: the state is made when asked for
+		f.out = append(f.out, event.Event{V: event.Version, Kind: event.State, Agent: st.Agent, Session: st.Session, Pane: st.Pane, Host: st.Host})
 		return
 	}
 	f.out = append(f.out, s.emit(at))

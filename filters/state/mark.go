@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"os"
+
+	"github.com/agwatch/ag/filters/replace"
 )
 
 // Mark ties a state file to a point of ag-tail's output: ID is the last
@@ -96,4 +99,18 @@ func markID(id string) bool {
 		}
 	}
 	return true
+}
+
+// Previous is where a follower starting on path keeps the file as it found
+// it, when the file was tied to a mark: the new run's file starts empty,
+// and a restarted ag-tail --follow that did not read it in time goes on
+// from this one (any marked state file is a point it can resume from).
+func Previous(path string) string { return path + ".prev" }
+
+// KeepPrevious copies the state file at path to Previous(path) when it is
+// tied to a mark; it says nothing when it cannot (a restart then replays).
+func KeepPrevious(path string) {
+	if b, err := os.ReadFile(path); err == nil && ReadMark(b).ID != "" {
+		replace.File(Previous(path), b)
+	}
 }

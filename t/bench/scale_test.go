@@ -111,7 +111,7 @@ func TestScaleReplay(t *testing.T) {
 
 	ag := func() (run, error) {
 		tail := exec.Command(bin("ag-tail"), "--once")
-		fold := exec.Command(bin("ag-fold"), "--snapshot", "--no-state", "--check", "0")
+		fold := exec.Command(bin("ag-fold"), "--snapshot", "--check", "0")
 		tail.Env, fold.Env = env, env
 		return timePipeline(tail, fold)
 	}
@@ -341,7 +341,7 @@ func TestScaleRestart(t *testing.T) {
 
 	// What the restarts left in the state file is what a full replay folds.
 	tail := exec.Command(bin("ag-tail"), "--once")
-	fold := exec.Command(bin("ag-fold"), "--snapshot", "--no-state", "--check", "0")
+	fold := exec.Command(bin("ag-fold"), "--snapshot", "--check", "0")
 	tail.Env, fold.Env = env, env
 	full, err := timePipeline(tail, fold)
 	if err != nil {
