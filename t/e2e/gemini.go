@@ -95,15 +95,17 @@ func (h *Harness) GeminiConfig(ownHome bool) string {
 func (h *Harness) StartGemini(tm *Tmux, name, bin string, args ...string) *Pane {
 	h.T.Helper()
 	p := tm.NewPane(name, h.Project, nil, append([]string{bin}, args...)...)
+	p.prompt = p.GeminiType
 	p.WaitText(90*time.Second, GeminiIdle, GeminiShortcuts)
 	time.Sleep(time.Second)
 	return p
 }
 
 // GeminiType types a prompt at Gemini's composer and presses Enter again
-// if the prompt is still in the composer 5 s later: while Gemini starts,
-// or finishes a turn, it can take the text and drop the Enter (seen on a
-// loaded machine). Submitted means the prompt shows in the history above
+// while the prompt is still in the composer 5 s later (three times at
+// most): Gemini reads an Enter its busy event loop takes within 30 ms of
+// the text as a newline (seen on a loaded machine, at its start and as a
+// turn ends). Submitted means the prompt shows in the history above
 // the composer, or Gemini works, asks, or shows the dialog a command
 // opened (a slash command: its composer empty again); a capture may catch
 // Gemini mid-redraw or before it drew the typed text, so nothing less
@@ -121,14 +123,17 @@ func (p *Pane) GeminiType(text string) {
 		}
 	}
 	p.Type(text)
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if s := p.Capture(); submitted(s, text) {
+	for try := 0; try < 3; try++ {
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if s := p.Capture(); submitted(s, text) {
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		if !composerHolds(p.Capture(), text) {
 			return
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	if composerHolds(p.Capture(), text) {
 		p.tm.h.T.Logf("pane %s: the prompt %q was not submitted: Enter again; the screen:\n%s", p.ID, text, p.Capture())
 		p.Keys("Enter")
 	}

@@ -116,6 +116,19 @@ type Pane struct {
 	ID   string // %N, as $TMUX_PANE
 	PID  int    // pane_pid: the program itself (tmux execs the command)
 	TTY  string // pane_tty, /dev/pts/N
+	// prompt types a prompt the way the agent in the pane takes it
+	// (Prompt; nil: Type).
+	prompt func(text string)
+}
+
+// Prompt types a prompt at the agent's composer and submits it.
+func (p *Pane) Prompt(text string) {
+	p.tm.h.T.Helper()
+	if p.prompt != nil {
+		p.prompt(text)
+		return
+	}
+	p.Type(text)
 }
 
 // NewPane starts argv in a new 160x50 session named name, in dir, with the

@@ -75,7 +75,7 @@ func approvedLong(t *testing.T, p *Pane, s *Session, project, tool, key string, 
 	t.Helper()
 	const took = 8 * time.Second
 	slow := filepath.Join(project, "slow.txt")
-	p.Type("RUN: sleep 8 && echo done > slow.txt")
+	p.Prompt("RUN: sleep 8 && echo done > slow.txt")
 	st := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)
 	if w := st[1]; w.Attention != event.AttnPermission || w.Tool != tool {
 		t.Errorf("waiting state: attention %q tool %q, want permission, %s", w.Attention, w.Tool, tool)
