@@ -16,6 +16,10 @@ type HookContext struct {
 	Pane string    // $TMUX_PANE, "%12"
 	Cwd  string    // ag-hook's working directory; a payload's own cwd wins
 	Host string    // short host name
+	// Event is the hook event the agent's command line names after the
+	// agent ("ag-hook copilot preToolUse"), for agents whose payloads do
+	// not say which hook they are; "" when none is given.
+	Event string
 }
 
 // Place sets where e was observed: the agent's process, terminal, pane and
