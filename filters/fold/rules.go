@@ -280,8 +280,11 @@ func (f *Folder) wait(s *session, e *event.Event) {
 	s.assert(e)
 	// Claude's Notification for a prompt a PermissionRequest already
 	// reported (or for an AskUserQuestion the pane already named) says
-	// only "permission": it adds nothing.
-	if st.Status == event.StatusWaiting && attn == event.AttnPermission && e.Tool == "" {
+	// only "permission": it adds nothing. Nor does a notification naming
+	// nothing for the kind of wait already up (Copilot's "Information
+	// requested" for the question its ask_user call opened).
+	if st.Status == event.StatusWaiting && e.Tool == "" &&
+		(attn == event.AttnPermission || attn == st.Attention && e.Text == "") {
 		return
 	}
 	// Claude's PermissionRequest names no tool_use_id: the wait is for the
