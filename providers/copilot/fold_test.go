@@ -93,7 +93,7 @@ func TestReplay(t *testing.T) {
 			"working", "waiting/permission write", "working", "done", // file created
 			"working", "failed", // the API refused
 			"working", "idle", // Ctrl+C
-			"gone", // /exit
+			"gone",                                                              // /exit
 			"idle", "working", "waiting/plan exit_plan_mode", "working", "done", // resumed, plan accepted
 			"working", "waiting/plan exit_plan_mode", "idle", // plan refused with Escape
 			"working", "waiting/question ask_user", "working", "done", // question cancelled: the model goes on
