@@ -5,6 +5,7 @@ package providers
 import (
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
+	"github.com/agwatch/ag/providers/copilot"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -13,6 +14,7 @@ func All() []provider.Provider {
 	return []provider.Provider{
 		claude.New(),
 		codex.New(),
+		copilot.New(),
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/codex/codexhook"
+	"github.com/agwatch/ag/providers/copilot/copilothook"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -41,6 +42,7 @@ func All() []Mapper {
 	return []Mapper{
 		claudehook.Mapper{},
 		codexhook.Mapper{},
+		copilothook.Mapper{},
 	}
 }
 
