@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/providers/provider"
@@ -12,6 +14,28 @@ import (
 // spoolPaths are the spool files in reading order: the rotated one first.
 func (t *tail) spoolPaths() []string {
 	return []string{paths.RotatedSpool(t.env), paths.Spool(t.env)}
+}
+
+// transcriptProviders are the providers whose transcripts are read.
+func (t *tail) transcriptProviders() []provider.Transcripts {
+	var ps []provider.Transcripts
+	for _, p := range t.provs {
+		if tp, ok := p.(provider.Transcripts); ok && (t.opts.Agent == "" || p.ID() == t.opts.Agent) {
+			ps = append(ps, tp)
+		}
+	}
+	return ps
+}
+
+// storeProviders are the providers whose databases are read.
+func (t *tail) storeProviders() []provider.Stores {
+	var ps []provider.Stores
+	for _, p := range t.provs {
+		if sp, ok := p.(provider.Stores); ok && (t.opts.Agent == "" || p.ID() == t.opts.Agent) {
+			ps = append(ps, sp)
+		}
+	}
+	return ps
 }
 
 // found is a transcript found under a root.
@@ -39,16 +63,40 @@ func (t *tail) transcripts() []found {
 			}
 		}
 	}
-	slices.SortFunc(all, func(a, b found) int {
-		switch {
-		case a.path < b.path:
-			return -1
-		case a.path > b.path:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(all, func(a, b found) int { return strings.Compare(a.path, b.path) })
 	return all
+}
+
+// unit is one thing a replay reads: a file (the spool or a transcript)
+// or a store.
+type unit struct {
+	path  string
+	src   *source
+	store *store
+}
+
+// units lists what exists in reading order: the spool, then transcripts
+// and stores in path order.
+func (t *tail) units() []*unit {
+	var us []*unit
+	for _, p := range t.spoolPaths() {
+		us = append(us, &unit{path: p, src: &source{path: p}})
+	}
+	var rest []*unit
+	for _, f := range t.transcripts() {
+		rest = append(rest, &unit{path: f.path, src: newSource(f.path, f.prov.NewTranscriptParser(f.path), f.root)})
+	}
+	seen := map[string]bool{}
+	for _, p := range t.storeProviders() {
+		for _, path := range p.StorePaths(t.env) {
+			if path = filepath.Clean(path); !seen[path] {
+				seen[path] = true
+				rest = append(rest, &unit{path: path, store: &store{path: path, r: p.NewStoreReader(path)}})
+			}
+		}
+	}
+	slices.SortStableFunc(rest, func(a, b *unit) int { return strings.Compare(a.path, b.path) })
+	return append(us, rest...)
 }
 
 // stale reports whether a file was last written before --since.
@@ -56,31 +104,43 @@ func (t *tail) stale(info os.FileInfo) bool {
 	return !t.cutoff.IsZero() && info.ModTime().Before(t.cutoff)
 }
 
-// once reads every file that exists, then returns.
-func (t *tail) once() error {
-	var files []*source
-	for _, p := range t.spoolPaths() {
-		files = append(files, &source{path: p})
-	}
-	for _, f := range t.transcripts() {
-		files = append(files, &source{path: f.path, parser: f.prov.NewTranscriptParser(f.path), root: f.root})
-	}
-	for _, s := range files {
-		if err := s.open(); err != nil {
-			if !os.IsNotExist(err) {
-				t.prog.Errorf("%v", err)
+// once reads everything that exists, then returns.
+func (t *tail) once(ctx context.Context) error {
+	units := t.units()
+	defer func() {
+		for _, u := range units {
+			if u.store != nil {
+				u.store.r.Close()
 			}
-			continue
 		}
+	}()
+	return t.replay(ctx, units, func(k *sink, u *unit) {
+		if u.store != nil {
+			k.readStore(u.store)
+			return
+		}
+		s := u.src
+		if err := s.open(); err != nil {
+			k.openFailed(s.path, err)
+			return
+		}
+		defer s.close()
 		if t.stale(s.info) {
-			s.close()
-			continue
+			return
 		}
-		err := t.read(s)
-		s.close()
-		if err != nil {
-			return err
+		if err := k.read(s); err != nil {
+			k.errorf("%s: %v", s.path, err)
 		}
+	})
+}
+
+// openFailed says why a file could not be read, unless it is simply gone.
+func (k *sink) openFailed(path string, err error) {
+	switch {
+	case os.IsNotExist(err):
+	case err == errNotRegular:
+		k.errorf("%s: %v", path, err)
+	default:
+		k.errorf("%v", err)
 	}
-	return nil
 }

@@ -11,26 +11,40 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/providers/provider"
 )
 
-// watchRoot is a directory tree the follower watches: a transcript root
-// or the state dir (for the spool).
+// watchRoot is a directory tree the follower watches: a transcript root,
+// the state dir (for the spool) or the folder of a store's files.
 type watchRoot struct {
 	root  provider.Root
-	prov  provider.Transcripts // nil: the spool
+	prov  provider.Transcripts // nil: the spool or a store
+	store *store               // the store whose files these are
 	ready bool                 // root.Dir exists and is watched
 }
 
 // follower keeps the open sources and the watches.
 type follower struct {
 	*tail
+	live    *sink // events read while following, written at once
 	w       *fsnotify.Watcher
 	roots   []*watchRoot
 	files   map[string]*source
+	stores  []*store
 	watched map[string]bool
 	moved   map[string]movedSource // renamed away, keyed by file identity
+	// gone are whole-file parsers whose file went away: a new copy
+	// renamed over it (after a rename away, or a delete) is the same
+	// conversation.
+	gone map[string]movedSource
+	// dirty are whole files to read again once the burst of
+	// notifications is over (each write would be a whole read).
+	dirty    map[*source]bool
+	reread   *time.Timer // the next store or whole file due
+	rereadOn bool
+	nextPoll time.Time // stores' slow timer
 }
 
 type movedSource struct {
@@ -38,12 +52,21 @@ type movedSource struct {
 	when time.Time
 }
 
-// pollEvery is how often files under NeedsPoll roots are read without a
-// notification.
-const pollEvery = time.Second
-
-// movedFor is how long a renamed file waits to be seen under a new name.
-const movedFor = 5 * time.Second
+const (
+	// pollEvery is how often files under NeedsPoll roots are read without
+	// a notification.
+	pollEvery = time.Second
+	// movedFor is how long a renamed file waits to be seen under a new name.
+	movedFor = 5 * time.Second
+	// minReread is the least time between two reads of one store or whole
+	// file: a database writes its files several times a transaction.
+	minReread = 100 * time.Millisecond
+	// storePoll reads every store this often in case a change went
+	// unnoticed (a write through a memory map notifies nobody).
+	storePoll = 10 * time.Second
+	// wholeRetry is when a whole file that did not parse is read again.
+	wholeRetry = 500 * time.Millisecond
+)
 
 func (t *tail) follow(ctx context.Context) error {
 	w, err := fsnotify.NewWatcher()
@@ -51,10 +74,19 @@ func (t *tail) follow(ctx context.Context) error {
 		return err
 	}
 	defer w.Close()
-	f := &follower{tail: t, w: w, files: map[string]*source{}, watched: map[string]bool{}, moved: map[string]movedSource{}}
+	f := &follower{tail: t, w: w, files: map[string]*source{}, watched: map[string]bool{},
+		moved: map[string]movedSource{}, gone: map[string]movedSource{}, dirty: map[*source]bool{}}
+	if f.live, err = t.newSink(t.commit); err != nil {
+		return err
+	}
+	f.reread = time.NewTimer(time.Hour)
+	f.reread.Stop()
 	defer func() {
 		for _, s := range f.files {
 			s.close()
+		}
+		for _, st := range f.stores {
+			st.r.Close()
 		}
 	}()
 	spoolDir := paths.StateDir(t.env)
@@ -65,21 +97,26 @@ func (t *tail) follow(ctx context.Context) error {
 			f.roots = append(f.roots, &watchRoot{root: r, prov: p})
 		}
 	}
+	units := t.units()
+	for _, u := range units {
+		if u.store != nil {
+			f.addStore(u.store)
+		}
+	}
 
 	// Watch first, then replay in the same order as --once, so nothing
 	// written in between is missed; then follow.
 	for _, r := range f.roots {
 		f.setup(r, false)
 	}
-	for _, p := range t.spoolPaths() {
-		f.track(p, f.roots[0], true)
-	}
-	for _, fd := range t.transcripts() {
-		f.track(fd.path, f.rootOf(fd.path), true)
+	if err := f.replayAll(ctx, units); err != nil {
+		return err
 	}
 	if err := f.flush(); err != nil {
 		return err
 	}
+	f.nextPoll = time.Now().Add(t.storeEvery)
+	f.armReread()
 
 	// The ticker runs only while there is something to poll or retire:
 	// an idle follower should not wake every second for nothing.
@@ -115,9 +152,12 @@ func (t *tail) follow(ctx context.Context) error {
 			}
 		case <-tick.C:
 			f.poll()
+		case <-f.reread.C:
+			f.rereadOn = false
 		}
 		// Drain what is queued before flushing, so a burst is one write.
 		if len(w.Events) == 0 {
+			f.rereadDue()
 			if err := f.flush(); err != nil {
 				return err
 			}
@@ -125,11 +165,79 @@ func (t *tail) follow(ctx context.Context) error {
 	}
 }
 
+// replayAll reads what exists on every core, leaving each file open at
+// its end to follow it from there.
+func (f *follower) replayAll(ctx context.Context, units []*unit) error {
+	for _, u := range units {
+		if s := u.src; s != nil {
+			if r := f.rootOf(s.path); r != nil {
+				s.root = &r.root
+			}
+		}
+	}
+	err := f.replay(ctx, units, func(k *sink, u *unit) {
+		if u.store != nil {
+			k.readStore(u.store)
+			u.store.last = time.Now()
+			return
+		}
+		s := u.src
+		if s.whole != nil {
+			emit := k.emit
+			if info, err := os.Stat(s.path); err == nil && f.stale(info) {
+				emit = discard // known from now on, not replayed
+			}
+			if err := k.readWhole(s, emit, false); err != nil {
+				s.info = nil // not there (yet): the next event says
+			}
+			return
+		}
+		if err := s.open(); err != nil {
+			k.openFailed(s.path, err)
+			return
+		}
+		if f.stale(s.info) {
+			if err := s.skipTo(s.info.Size()); err != nil {
+				k.errorf("%v", err)
+			}
+			return
+		}
+		if err := k.read(s); err != nil {
+			k.errorf("%s: %v", s.path, err)
+		}
+	})
+	for _, u := range units {
+		if s := u.src; s != nil && (s.f != nil || s.whole != nil && s.info != nil) {
+			f.files[s.path] = s
+		}
+	}
+	return err
+}
+
+func discard(*event.Event) {}
+
 func (f *follower) flush() error {
+	f.live.flush()
 	if f.err != nil {
 		return f.err
 	}
 	return f.buf.Flush()
+}
+
+// addStore watches the folders of a store's files.
+func (f *follower) addStore(st *store) {
+	f.stores = append(f.stores, st)
+	byDir := map[string]*watchRoot{}
+	for _, p := range st.r.Watch() {
+		dir := filepath.Dir(p)
+		r := byDir[dir]
+		if r == nil {
+			r = &watchRoot{root: provider.Root{Dir: dir}, store: st}
+			byDir[dir] = r
+			f.roots = append(f.roots, r)
+		}
+		r.root.Globs = append(r.root.Globs, filepath.Base(p))
+	}
 }
 
 // setup watches a root, or the nearest existing folder above it until it
@@ -163,6 +271,13 @@ func (f *follower) setup(r *watchRoot, read bool) {
 		}
 	}
 	r.ready = true
+	if r.store != nil {
+		f.watch(dir)
+		if read {
+			r.store.dirty = true // the folder appeared: the store may have
+		}
+		return
+	}
 	f.watchTree(r, dir, read)
 }
 
@@ -182,7 +297,7 @@ func (f *follower) watchTree(r *watchRoot, dir string, read bool) {
 		case e.IsDir() && isDir:
 			f.watchTree(r, p, read)
 		case !e.IsDir() && isFile && read:
-			f.track(p, r, false)
+			f.track(p, r)
 		}
 	}
 }
@@ -206,19 +321,19 @@ func (f *follower) match(r *watchRoot, p string) (file, dir bool) {
 	return r.root.Match(filepath.ToSlash(rel))
 }
 
+// rootOf is the transcript root (or the spool's) a file belongs to.
 func (f *follower) rootOf(p string) *watchRoot {
 	for _, r := range f.roots {
-		if file, _ := f.match(r, p); file {
+		if file, _ := f.match(r, p); file && r.store == nil {
 			return r
 		}
 	}
 	return nil
 }
 
-// track opens p and reads what it holds. At start-up (replay) a file not
-// written since --since is read from its end only; a file that appears
-// later is new and read whole.
-func (f *follower) track(p string, r *watchRoot, replay bool) {
+// track opens a file that appeared and reads what it holds: it is new,
+// and read whole.
+func (f *follower) track(p string, r *watchRoot) {
 	if r == nil {
 		return
 	}
@@ -226,14 +341,23 @@ func (f *follower) track(p string, r *watchRoot, replay bool) {
 		f.readOrRestart(s)
 		return
 	}
-	s := &source{path: p, root: &r.root}
+	var s *source
 	if r.prov != nil {
-		s.parser = r.prov.NewTranscriptParser(p)
+		s = newSource(p, r.prov.NewTranscriptParser(p), &r.root)
+	} else {
+		s = &source{path: p, root: &r.root}
+	}
+	if s.whole != nil {
+		if g, ok := f.gone[p]; ok {
+			s = g.s // a new copy of the conversation it was reading
+			delete(f.gone, p)
+		}
+		f.files[p] = s
+		f.dirty[s] = true
+		return
 	}
 	if err := s.open(); err != nil {
-		if !os.IsNotExist(err) {
-			f.prog.Errorf("%v", err)
-		}
+		f.live.openFailed(p, err)
 		return
 	}
 	if m, ok := f.moved[fileKey(s.info)]; ok {
@@ -249,25 +373,20 @@ func (f *follower) track(p string, r *watchRoot, replay bool) {
 		return
 	}
 	f.files[p] = s
-	if replay && f.stale(s.info) {
-		if err := s.skipTo(s.info.Size()); err != nil {
-			f.prog.Errorf("%v", err)
-		}
-		return
-	}
 	f.readOrRestart(s)
 }
 
 // readOrRestart reads new lines, starting over when the file was
 // truncated, and moving on to the new file when another took its name.
 func (f *follower) readOrRestart(s *source) {
+	if s.whole != nil {
+		f.dirty[s] = true
+		return
+	}
 	if s.replaced() {
 		f.retire(s)
 		delete(f.files, s.path)
-		root := f.rootOf(s.path)
-		if root != nil {
-			f.track(s.path, root, false)
-		}
+		f.track(s.path, f.rootOf(s.path))
 		return
 	}
 	if s.truncated() {
@@ -275,7 +394,7 @@ func (f *follower) readOrRestart(s *source) {
 			s.restart()
 		}
 	}
-	if err := f.read(s); err != nil && f.err == nil {
+	if err := f.live.read(s); err != nil && f.err == nil {
 		f.prog.Errorf("%s: %v", s.path, err)
 	}
 }
@@ -283,13 +402,21 @@ func (f *follower) readOrRestart(s *source) {
 // retire reads what a file still holds and puts it aside by identity, in
 // case it shows up again under another name.
 func (f *follower) retire(s *source) {
-	f.read(s)
+	f.live.read(s)
 	s.close()
 	f.moved[fileKey(s.info)] = movedSource{s, time.Now()}
 }
 
 func (f *follower) event(ev fsnotify.Event) {
 	p := ev.Name
+	for _, r := range f.roots {
+		if r.store != nil && r.ready {
+			if isFile, _ := f.match(r, p); isFile {
+				r.store.dirty = true
+				return
+			}
+		}
+	}
 	switch {
 	case ev.Has(fsnotify.Create), ev.Has(fsnotify.Write):
 		if s := f.files[p]; s != nil {
@@ -303,6 +430,9 @@ func (f *follower) event(ev fsnotify.Event) {
 				}
 				continue
 			}
+			if r.store != nil {
+				continue
+			}
 			isFile, isDir := f.match(r, p)
 			if isDir && ev.Has(fsnotify.Create) {
 				if info, err := os.Stat(p); err == nil && info.IsDir() {
@@ -310,7 +440,7 @@ func (f *follower) event(ev fsnotify.Event) {
 				}
 			}
 			if isFile {
-				f.track(p, r, false)
+				f.track(p, r)
 				return
 			}
 		}
@@ -321,12 +451,83 @@ func (f *follower) event(ev fsnotify.Event) {
 			return
 		}
 		delete(f.files, p)
+		if s.whole != nil {
+			delete(f.dirty, s)
+			f.gone[p] = movedSource{s, time.Now()}
+			return
+		}
 		if ev.Has(fsnotify.Rename) {
 			f.retire(s)
 			return
 		}
-		f.read(s) // the open file still holds what was written last
+		f.live.read(s) // the open file still holds what was written last
 		s.close()
+	}
+}
+
+// rereadDue reads the whole files and stores that changed, each at most
+// every minReread, and every store on the slow timer.
+func (f *follower) rereadDue() {
+	now := time.Now()
+	if len(f.stores) > 0 && !now.Before(f.nextPoll) {
+		for _, st := range f.stores {
+			st.dirty = true
+		}
+		f.nextPoll = now.Add(f.storeEvery)
+	}
+	for s := range f.dirty {
+		if now.Sub(s.lastRead) < minReread {
+			continue
+		}
+		delete(f.dirty, s)
+		s.lastRead = now
+		if err := f.live.readWhole(s, f.live.emit, true); err != nil && !os.IsNotExist(err) {
+			f.live.openFailed(s.path, err)
+		}
+		if s.retry {
+			// Caught halfway through a rewrite, maybe: look again soon,
+			// and say what is wrong if the file is still the same.
+			s.retry = false
+			s.lastRead = now.Add(wholeRetry - minReread)
+			f.dirty[s] = true
+		}
+	}
+	for _, st := range f.stores {
+		if st.dirty && now.Sub(st.last) >= minReread {
+			st.dirty, st.last = false, now
+			f.live.readStore(st)
+		}
+	}
+	f.armReread()
+}
+
+// armReread sets the timer for the next reread due: a store or whole
+// file held back by minReread, else the stores' slow timer.
+func (f *follower) armReread() {
+	var next time.Time
+	due := func(t time.Time) {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	for s := range f.dirty {
+		due(s.lastRead.Add(minReread))
+	}
+	for _, st := range f.stores {
+		if st.dirty {
+			due(st.last.Add(minReread))
+		}
+	}
+	if len(f.stores) > 0 {
+		due(f.nextPoll)
+	}
+	if f.rereadOn {
+		f.reread.Stop()
+		f.rereadOn = false
+	}
+	if !next.IsZero() {
+		f.reread.Reset(max(time.Until(next), time.Millisecond))
+		f.rereadOn = true
 	}
 }
 
@@ -352,7 +553,7 @@ const eventsMissAppends = runtime.GOOS != "linux"
 // needsTick reports whether poll has work: files under NeedsPoll roots on
 // a platform whose events miss their appends, or renamed files to retire.
 func (f *follower) needsTick() bool {
-	if len(f.moved) > 0 {
+	if len(f.moved) > 0 || len(f.gone) > 0 {
 		return true
 	}
 	if !eventsMissAppends {
@@ -379,14 +580,22 @@ func (f *follower) poll() {
 			delete(f.moved, k)
 		}
 	}
+	for k, m := range f.gone {
+		if time.Since(m.when) > movedFor {
+			delete(f.gone, k)
+		}
+	}
 }
 
 // rescan looks at every root again after lost notifications.
 func (f *follower) rescan() {
 	for _, r := range f.roots {
-		if r.ready {
+		switch {
+		case r.store != nil:
+			r.store.dirty = true
+		case r.ready:
 			f.watchTree(r, r.root.Dir, true)
-		} else {
+		default:
 			f.setup(r, true)
 		}
 	}

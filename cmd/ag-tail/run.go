@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/cmd/internal/evfilter"
-	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/providers"
 	"github.com/agwatch/ag/providers/provider"
@@ -32,8 +34,8 @@ a context size and nothing counted declares the window after /model). A response
 when the same response appears in two files (the first file in path order
 keeps it, as ccusage counts it).
 
-Order: the spool first, then one file after another in path order, each
-file's events in file order. In --follow mode everything that exists is
+Order: the spool first, then one file (or agent database) after another
+in path order, each file's events in file order. In --follow mode everything that exists is
 replayed first (bounded by --since), then events come as lines are written.
 
 A line is read only once its newline is written. Lines that cannot carry
@@ -57,12 +59,18 @@ type tail struct {
 	now    func() time.Time
 	cutoff time.Time // zero: no --since
 
-	out     *cli.Writer
-	buf     *lineBuffer
-	filter  *evfilter.Filter
-	meters  map[string]struct{} // meter ids written, across files
-	scratch []byte              // read buffer, shared by all sources
-	err     error               // first write error; ends the run
+	provs      []provider.Provider
+	storeEvery time.Duration // the stores' slow timer (storePoll)
+	buf        *lineBuffer
+	outs       sync.Pool    // of *out
+	stop       *atomic.Bool // set while a replay runs: tells its readers to end
+
+	// Meters counted, across files (ids hashed): a response copied into
+	// another file counts once. newMeters are those added since the
+	// cursor last saved them.
+	meters    map[uint64]struct{}
+	newMeters []uint64
+	err       error // first write error; ends the run
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -74,10 +82,9 @@ func newTail(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *tai
 		prog: cli.Program{Name: "ag-tail", Usage: "[--once | --follow] [OPTIONS]",
 			Short: "read the spool and agents' transcripts as ag events", Long: long,
 			Stdout: stdout, Stderr: stderr},
-		env: env, now: now, meters: map[string]struct{}{},
+		env: env, now: now, provs: providers.All(), storeEvery: storePoll, meters: map[uint64]struct{}{},
 	}
 	t.buf = &lineBuffer{w: stdout}
-	t.out = cli.NewWriter(t.buf)
 	return t
 }
 
@@ -102,19 +109,19 @@ func (t *tail) main(ctx context.Context, args []string) int {
 		}
 		t.cutoff = t.now().Add(-d)
 	}
-	if t.opts.Agent != "" && providers.ByID(t.opts.Agent) == nil {
+	if t.opts.Agent != "" && !slices.ContainsFunc(t.provs, func(p provider.Provider) bool { return p.ID() == t.opts.Agent }) {
 		t.prog.Errorf("--agent: unknown agent %q", t.opts.Agent)
 		return cli.ExitError
 	}
-	var err error
-	if t.filter, err = evfilter.New(t.opts.Filter); err != nil {
+	if _, err := evfilter.New(t.opts.Filter); err != nil {
 		t.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
+	var err error
 	if t.opts.Follow {
 		err = t.follow(ctx)
 	} else {
-		err = t.once()
+		err = t.once(ctx)
 	}
 	if ferr := t.buf.Flush(); err == nil {
 		err = ferr
@@ -130,45 +137,6 @@ func (t *tail) main(ctx context.Context, args []string) int {
 		return cli.ExitError
 	}
 	return cli.ExitOK
-}
-
-// transcriptProviders are the providers whose transcripts are read.
-func (t *tail) transcriptProviders() []provider.Transcripts {
-	var ps []provider.Transcripts
-	for _, p := range providers.All() {
-		if tp, ok := p.(provider.Transcripts); ok && (t.opts.Agent == "" || p.ID() == t.opts.Agent) {
-			ps = append(ps, tp)
-		}
-	}
-	return ps
-}
-
-// emit writes one event through --since, the meter de-duplication and
-// --where/--jq.
-func (t *tail) emit(e *event.Event) {
-	if t.err != nil {
-		return
-	}
-	if !t.cutoff.IsZero() && e.T.Before(t.cutoff) {
-		return
-	}
-	if t.opts.Agent != "" && e.Agent != t.opts.Agent {
-		return
-	}
-	if e.Kind == event.Meter && e.ID != "" {
-		if _, dup := t.meters[e.ID]; dup {
-			return
-		}
-		t.meters[e.ID] = struct{}{}
-	}
-	if err := t.filter.Write(t.out, e); err != nil {
-		if cli.IsClosedPipe(err) || !t.filter.Active() {
-			t.err = err
-			return
-		}
-		// A jq expression failing on one event is that event's problem.
-		t.prog.Errorf("%s: %v", e.ID, err)
-	}
 }
 
 // parseSince reads a duration; "d" (days) is allowed besides Go's units.

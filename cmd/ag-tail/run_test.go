@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
-	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 )
 
@@ -165,17 +164,27 @@ func TestOnceSinceAgentWhere(t *testing.T) {
 
 // follow runs ag-tail --follow until the test ends.
 func (f *fixture) follow(args ...string) {
+	f.followWith(newTail(&f.stdout, &f.stderr, f.env, time.Now), args...)
+}
+
+// followWith runs tl with --follow until the test ends or stop is called.
+func (f *fixture) followWith(tl *tail, args ...string) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
 	go func() {
-		done <- newTail(&f.stdout, &f.stderr, f.env, time.Now).main(ctx, append([]string{"--follow"}, args...))
+		done <- tl.main(ctx, append([]string{"--follow"}, args...))
 	}()
-	f.t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != cli.ExitInterrupted {
-			f.t.Errorf("--follow ended with %d", code)
-		}
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if code := <-done; code != cli.ExitInterrupted {
+				f.t.Errorf("--follow ended with %d", code)
+			}
+		})
+	}
+	f.t.Cleanup(stop)
+	return stop
 }
 
 // waitFor waits until the events written are want.
@@ -285,15 +294,19 @@ func TestDrainAtEndOfData(t *testing.T) {
 	f := newFixture(t)
 	p := f.write(f.home+"/x.log", "a\nb\n")
 	tl := newTail(&f.stdout, &f.stderr, f.env, time.Now)
-	tl.filter, _ = evfilter.New(cli.Filter{})
+	k, err := tl.newSink(tl.commit)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := &source{path: p, parser: &holder{}}
 	if err := s.open(); err != nil {
 		t.Fatal(err)
 	}
 	defer s.close()
-	if err := tl.read(s); err != nil {
+	if err := k.read(s); err != nil {
 		t.Fatal(err)
 	}
+	k.flush()
 	tl.buf.Flush()
 	if got := strings.Join(f.events(), " "); got != "turn.start@a turn.start@b" {
 		t.Errorf("drained: %q", got)

@@ -2,19 +2,25 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
+	"syscall"
+	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/provider"
 )
 
-// source is one file being read: the spool or a transcript. It remembers
-// how far it got and holds back a last line until its newline arrives.
+// source is one file being read: the spool or a transcript. A line file
+// remembers how far it got and holds back a last line until its newline
+// arrives; a whole file (provider.WholeFileParser) is handed over whole
+// each time it changed.
 type source struct {
 	path   string
 	parser provider.TranscriptParser // nil for the spool
+	whole  provider.WholeFileParser  // parser, when it reads whole files
 	root   *provider.Root            // the root it was found under (nil for the spool)
 
 	f        *os.File
@@ -24,6 +30,26 @@ type source struct {
 	buf      []byte      // read but not yet handed on: a partial line
 	skipping bool        // inside a line too long to keep
 	ev       event.Event // spool decoding
+
+	// What has been said about bad lines: a file that is not JSON Lines
+	// at all gets one message, and a run of bad lines one each.
+	started bool // a line with content was seen
+	foreign bool // its first line is not a JSON object: say nothing more
+	lastBad bool // the line before was bad
+
+	tooBig   bool      // a whole file over provider.MaxWholeFile, said once
+	lastErr  string    // a whole file's last error, said once
+	lastRead time.Time // a whole file's last read
+	// errVersion is the size and time of the version of a whole file
+	// that failed to parse; retry asks a follower to read it again.
+	errVersion string
+	retry      bool
+}
+
+func newSource(path string, p provider.TranscriptParser, root *provider.Root) *source {
+	s := &source{path: path, parser: p, root: root}
+	s.whole, _ = p.(provider.WholeFileParser)
+	return s
 }
 
 const (
@@ -31,14 +57,38 @@ const (
 	maxLine = cli.MaxLine
 )
 
-func (s *source) open() error {
-	f, err := os.Open(s.path)
+// errNotRegular: a FIFO, device or socket where a file was expected.
+var errNotRegular = errors.New("not a regular file, skipped")
+
+// openRegular opens path for reading if it is a regular file. A FIFO named
+// like a transcript would block open(2) until a writer came and make the
+// program deaf to Ctrl-C, so the kind is checked first, and the open does
+// not wait (O_NONBLOCK) in case the file was swapped in between.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	info, err := os.Stat(path)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	info, err := f.Stat()
+	if !info.Mode().IsRegular() {
+		return nil, info, errNotRegular
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
+		return nil, nil, err
+	}
+	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
 		f.Close()
+		if err == nil {
+			err = errNotRegular
+		}
+		return nil, info, err
+	}
+	return f, info, nil
+}
+
+func (s *source) open() error {
+	f, info, err := openRegular(s.path)
+	if err != nil {
 		return err
 	}
 	s.f, s.info = f, info
@@ -55,6 +105,7 @@ func (s *source) close() {
 // restart reads the file again from its start (truncated or replaced).
 func (s *source) restart() {
 	s.off, s.line, s.buf, s.skipping = 0, 0, s.buf[:0], false
+	s.started, s.foreign, s.lastBad = false, false, false
 	if s.parser != nil {
 		s.parser.Reset()
 	}
@@ -70,18 +121,21 @@ func (s *source) skipTo(off int64) error {
 	return nil
 }
 
-// read hands every complete line written since the last call to t. It
-// reads into the run's one scratch buffer; only a partial last line is
-// kept with the source.
-func (t *tail) read(s *source) error {
+// read hands every complete line written since the last call to the
+// parser. It reads into the sink's scratch buffer; only a partial last
+// line is kept with the source.
+func (k *sink) read(s *source) error {
 	if s.f == nil {
 		return nil
 	}
-	buf := append(t.scratch[:0], s.buf...)
+	if s.whole != nil {
+		return k.readWhole(s, k.emit, false)
+	}
+	buf := append(k.scratch[:0], s.buf...)
 	defer func() {
 		s.buf = append(s.buf[:0], buf...)
-		if cap(buf) > cap(t.scratch) {
-			t.scratch = buf[:0]
+		if cap(buf) > cap(k.scratch) && cap(buf) <= 4*chunk {
+			k.scratch = buf[:0]
 		}
 	}()
 	for {
@@ -93,18 +147,18 @@ func (t *tail) read(s *source) error {
 		n, err := s.f.Read(buf[len(buf):cap(buf)])
 		if n > 0 {
 			buf = buf[:len(buf)+n]
-			buf = t.lines(s, buf)
-			if t.err != nil {
-				return t.err
+			buf = k.lines(s, buf)
+			if k.t.stopped() {
+				return nil
 			}
 		}
-		if err == io.EOF || n == 0 {
+		if err == io.EOF || n == 0 || errors.Is(err, syscall.EAGAIN) {
 			// All that was written so far is read: a parser holding
 			// events back for a later line lets them go.
 			if d, ok := s.parser.(provider.TranscriptDrainer); ok {
-				d.Drain(t.emit)
+				d.Drain(k.emit)
 			}
-			return t.err
+			return nil
 		}
 		if err != nil {
 			return err
@@ -114,15 +168,15 @@ func (t *tail) read(s *source) error {
 
 // lines hands on the complete lines in b and returns the rest, moved to
 // the front.
-func (t *tail) lines(s *source, b []byte) []byte {
+func (k *sink) lines(s *source, b []byte) []byte {
 	start := 0
 	for {
-		k := bytes.IndexByte(b[start:], '\n')
-		if k < 0 {
+		i := bytes.IndexByte(b[start:], '\n')
+		if i < 0 {
 			break
 		}
-		line := b[start : start+k]
-		start += k + 1
+		line := b[start : start+i]
+		start += i + 1
 		s.line++
 		if s.skipping {
 			s.skipping = false
@@ -131,10 +185,7 @@ func (t *tail) lines(s *source, b []byte) []byte {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
-		t.handle(s, line)
-		if t.err != nil {
-			return b[:0]
-		}
+		k.handle(s, line)
 	}
 	s.off += int64(start)
 	rest := copy(b, b[start:])
@@ -142,33 +193,53 @@ func (t *tail) lines(s *source, b []byte) []byte {
 	if len(b) > maxLine {
 		// Too long to be a line anyone meant; drop it up to its newline.
 		s.off += int64(len(b))
-		t.prog.Errorf("%s:%d: line longer than %d bytes, skipped", s.path, s.line+1, maxLine)
+		k.bad(s, s.line+1, "line longer than %d bytes, skipped", maxLine)
 		b, s.skipping = b[:0], true
 	}
 	return b
 }
 
 // handle turns one line into events.
-func (t *tail) handle(s *source, line []byte) {
-	if s.parser != nil {
-		if err := s.parser.Parse(line, t.emit); err != nil {
-			t.prog.Errorf("%s:%d: %v", s.path, s.line, err)
+func (k *sink) handle(s *source, line []byte) {
+	if !s.started {
+		lead := bytes.TrimLeft(line, " \t")
+		if len(lead) == 0 {
+			return
 		}
+		s.started = true
+		if lead[0] != '{' {
+			// Not the format at all (a stray file under a root): one
+			// message, then silence. Its lines are still offered, in
+			// case some are events.
+			k.errorf("%s:%d: not JSON Lines (the first line is not a JSON object); nothing more is reported for this file", s.path, s.line)
+			s.foreign = true
+		}
+	}
+	var err error
+	if s.parser != nil {
+		err = s.parser.Parse(line, k.emit)
+	} else if len(bytes.TrimSpace(line)) > 0 {
+		e := &s.ev
+		if err = event.Decode(line, e); err == nil {
+			if err = e.Validate(); err == nil {
+				k.emit(e)
+			}
+		}
+	}
+	if err != nil {
+		k.bad(s, s.line, "%v", err)
 		return
 	}
-	if len(bytes.TrimSpace(line)) == 0 {
-		return
+	s.lastBad = false
+}
+
+// bad reports a bad line: the first of a run of them, unless the file is
+// not JSON Lines at all.
+func (k *sink) bad(s *source, line int, format string, args ...any) {
+	if !s.lastBad && !s.foreign {
+		k.errorf("%s:%d: "+format, append([]any{s.path, line}, args...)...)
 	}
-	e := &s.ev
-	if err := event.Decode(line, e); err != nil {
-		t.prog.Errorf("%s:%d: %v", s.path, s.line, err)
-		return
-	}
-	if err := e.Validate(); err != nil {
-		t.prog.Errorf("%s:%d: %v", s.path, s.line, err)
-		return
-	}
-	t.emit(e)
+	s.lastBad = true
 }
 
 // replaced reports whether the file at s.path is no longer the one open.

@@ -98,7 +98,10 @@ type TranscriptDrainer interface {
 // the file, because the parser — not the reader — knows what is new. The
 // parser emits only what it has not emitted before (messages are upserted
 // by id), so a rewrite that changes nothing emits nothing. Reset still
-// means "forget everything": the file is a different conversation.
+// means "forget everything": the file is a different conversation. data is
+// the reader's buffer, valid only during the call. A reader that catches
+// a file half rewritten (the parse fails) tries again shortly and reports
+// the error only if the file stays that way.
 type WholeFileParser interface {
 	TranscriptParser
 	ParseWhole(data []byte, emit func(*event.Event)) error
@@ -134,4 +137,34 @@ type StoreReader interface {
 	Watch() []string
 	// Close releases the database.
 	Close() error
+}
+
+// Checkpointer is a TranscriptParser (line or whole-file) or a StoreReader
+// whose position can be saved, so a restarted `ag-tail --follow` goes on
+// where it stopped instead of reading the history again. ag-tail saves
+// the checkpoint with its cursor (beside the file's offset and identity)
+// every few seconds while it follows, and restores it into a fresh parser
+// or reader when it resumes.
+//
+// Without it, a line transcript is read again from its start with nothing
+// emitted up to the saved offset (exact, but it costs a read of the whole
+// file on every restart); a whole file that did not change is read again
+// the same way, and one that changed while ag-tail was down, or a store,
+// is read as if new: its events come again, and ag-fold counts their
+// tokens twice. Whole-file parsers and store readers should implement it.
+type Checkpointer interface {
+	// Checkpoint returns what the parser or reader knows now — after the
+	// last line, whole file or Read handed to it, and after Drain — that
+	// a fresh one needs to handle what comes next exactly as this one
+	// would: the open turn, open tool calls, the ids that may be seen
+	// again (a store: its newest row read). Keep it small (a few KB at
+	// most: it is rewritten every few seconds for every file); what only
+	// dedups against events long past may be bounded. The format is the
+	// provider's own; put a version in it.
+	Checkpoint() ([]byte, error)
+	// Restore puts a fresh parser or reader (no other call made yet) where
+	// a Checkpoint left it. An error means the bytes are not usable (an
+	// older format): ag-tail then reads the file or store from its start
+	// with a fresh one and says nothing.
+	Restore(state []byte) error
 }

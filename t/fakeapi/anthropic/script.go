@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/agwatch/ag/t/fakeapi/serve"
 )
 
 // The part of a Messages request the fake reads.
@@ -24,10 +26,8 @@ type messagesRequest struct {
 // outputFormat is a structured-output request (the CLI asks for the session
 // title as {"title": ...}).
 type outputFormat struct {
-	Type   string `json:"type"`
-	Schema struct {
-		Required []string `json:"required"`
-	} `json:"schema"`
+	Type   string          `json:"type"`
+	Schema json.RawMessage `json:"schema"`
 }
 
 // The reply message, also the payload of message_start.
@@ -70,17 +70,16 @@ type Script struct {
 }
 
 // DefaultSlow is the delay of a bare SLOW marker.
-const DefaultSlow = 3 * time.Second
+const DefaultSlow = serve.DefaultSlow
 
+// The markers for Claude's own tools; RUN:, FAIL: and SLOW are every
+// fake's (package serve).
 var (
-	runRe  = regexp.MustCompile(`(?m)RUN:[ \t]*(\S[^\r\n]*)`)
-	failRe = regexp.MustCompile(`(?m)FAIL:[ \t]*(\S[^\r\n]*)`)
 	askRe  = regexp.MustCompile(`(?m)ASK:[ \t]*(\S[^\r\n]*)`)
 	planRe = regexp.MustCompile(`(?m)PLAN(?:-BARE)?:[ \t]*(\S[^\r\n]*)`)
 	// Claude Code's plan-mode reminder: "... create your plan at <path> using the Write tool".
 	planFileRe = regexp.MustCompile(`create your plan at (/\S+?\.md)\b`)
 	agentRe    = regexp.MustCompile(`(?m)AGENT(-BG)?:[ \t]*(\S[^\r\n]*)`)
-	slowRe     = regexp.MustCompile(`\bSLOW(?::([0-9.]+(?:ms|s)))?\b`)
 )
 
 // plan decides the reply to req from its last user message (the CLI may put
@@ -111,7 +110,7 @@ func plan(req *messagesRequest) Script {
 	// A tool_result with user text beside it is a refused tool and the
 	// user's next message (Escape, then typing): answer the text.
 	if len(results) > 0 && len(texts) == 0 {
-		sc.Text = "FAKE-REPLY: the command finished: " + clamp(strings.Join(results, " "), 60)
+		sc.Text = "FAKE-REPLY: the command finished: " + serve.Clamp(strings.Join(results, " "), 60)
 		return sc
 	}
 	sc.Prompt = strings.Join(texts, "\n")
@@ -122,21 +121,11 @@ func plan(req *messagesRequest) Script {
 		sc.Text = sideReply(req.OutputConfig.Format)
 		return sc
 	}
-	if m := slowRe.FindStringSubmatch(sc.Prompt); m != nil {
-		sc.Delay = DefaultSlow
-		if m[1] != "" {
-			if d, err := time.ParseDuration(m[1]); err == nil {
-				sc.Delay = d
-			}
-		}
-	}
+	sc.Delay = serve.Slow(sc.Prompt)
 	// After a failed request the CLI sends the failed prompt again with the
 	// next one in the same message: only the newest text can fail.
-	if len(texts) > 0 {
-		if m := failRe.FindStringSubmatch(texts[len(texts)-1]); m != nil {
-			sc.Fail = strings.TrimSpace(m[1])
-			return sc
-		}
+	if sc.Fail = serve.Fail(sc.Last); sc.Fail != "" {
+		return sc
 	}
 	// A prompt that starts with AGENT: is for a sub-agent whatever else it
 	// holds ("AGENT: RUN: cmd" has the sub-agent run cmd).
@@ -145,8 +134,8 @@ func plan(req *messagesRequest) Script {
 			return sc
 		}
 	}
-	if m := runRe.FindStringSubmatch(sc.Prompt); m != nil {
-		sc.Command = strings.TrimSpace(m[1])
+	// Claude Code has no escalation to ask for: RUNSAFE: is RUN:.
+	if sc.Command, _ = serve.Run(sc.Prompt); sc.Command != "" {
 		return sc
 	}
 	if m := askRe.FindStringSubmatch(sc.Prompt); m != nil && hasTool(req, ToolAsk) {
@@ -172,7 +161,7 @@ func plan(req *messagesRequest) Script {
 	if len(texts) > 0 {
 		line = texts[len(texts)-1]
 	}
-	sc.Text = "FAKE-REPLY: " + clamp(line, 60)
+	sc.Text = "FAKE-REPLY: " + serve.Clamp(line, 60)
 	return sc
 }
 
@@ -297,18 +286,12 @@ func allText(req *messagesRequest) string {
 }
 
 // sideReply answers a side request: with a json_schema format, an object
-// with every required property set to a fake string ({"title": "Fake
-// title"}); otherwise a short text.
+// that fits the schema ({"title": "Fake title"}); otherwise a short text.
 func sideReply(f *outputFormat) string {
 	if f == nil || f.Type != "json_schema" {
 		return "Fake session"
 	}
-	obj := map[string]string{}
-	for _, name := range f.Schema.Required {
-		obj[name] = "Fake " + name
-	}
-	b, _ := json.Marshal(obj)
-	return string(b)
+	return serve.FillJSON(f.Schema)
 }
 
 // userContent returns the user-written text blocks of one message (CLI

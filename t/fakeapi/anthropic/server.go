@@ -29,33 +29,20 @@
 package anthropic
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/agwatch/ag/t/fakeapi/serve"
 )
 
-// Server is one running fake API.
+// Server is one running fake API. Its URL is the base URL for
+// ANTHROPIC_BASE_URL (no /v1 suffix).
 type Server struct {
-	// URL is the base URL for ANTHROPIC_BASE_URL (no /v1 suffix).
-	URL string
-
-	ln   net.Listener
-	http *http.Server
-	done chan struct{}
-	// quit ends slow replies at Close.
-	quit chan struct{}
-	opts Options
-
-	mu   sync.Mutex
-	reqs []Request
-	seq  int
+	*serve.Server[Request]
 }
 
 // Request is one request the server answered, for assertions and failure logs.
@@ -113,73 +100,19 @@ type Options struct {
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	base, err := serve.Listen[Request]("fake anthropic", opts.Trace)
 	if err != nil {
-		return nil, fmt.Errorf("fake anthropic: %w", err)
+		return nil, err
 	}
-	s := &Server{
-		URL:  "http://" + ln.Addr().String(),
-		ln:   ln,
-		done: make(chan struct{}),
-		quit: make(chan struct{}),
-		opts: opts,
-	}
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		defer close(s.done)
-		s.http.Serve(ln) // returns http.ErrServerClosed at Close
-	}()
+	s := &Server{Server: base}
+	base.Serve(s)
 	return s, nil
-}
-
-// Close stops the server, cutting slow replies short.
-func (s *Server) Close() error {
-	close(s.quit)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	err := s.http.Shutdown(ctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = s.http.Close()
-	}
-	<-s.done
-	return err
-}
-
-// Requests returns a copy of every request answered so far.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
-}
-
-// Log renders the request log, one request per line.
-func (s *Server) Log() string {
-	var b strings.Builder
-	for _, r := range s.Requests() {
-		b.WriteString(r.String())
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-func (s *Server) record(r Request) {
-	s.mu.Lock()
-	s.reqs = append(s.reqs, r)
-	s.mu.Unlock()
-}
-
-// next returns a per-server sequence number for message and tool ids.
-func (s *Server) next() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seq++
-	return s.seq
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(),
 		Session: r.Header.Get("X-Claude-Code-Session-Id"), Beta: r.Header.Get("Anthropic-Beta")}
-	defer func() { s.record(rec) }()
+	defer func() { s.Record(rec) }()
 
 	switch {
 	case r.URL.Path == "/" && (r.Method == http.MethodHead || r.Method == http.MethodGet):
@@ -196,27 +129,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, rec *Request) {
-	body, err := io.ReadAll(r.Body)
+	body, err := s.ReadBody(r)
 	if err != nil {
 		rec.Status = http.StatusBadRequest
 		apiError(w, rec.Status, "invalid_request_error", err.Error())
 		return
 	}
 	rec.Status = http.StatusOK
-	writeJSON(w, rec.Status, map[string]int64{"input_tokens": estimateTokens(len(body))})
+	serve.WriteJSON(w, rec.Status, map[string]int64{"input_tokens": estimateTokens(len(body))})
 }
 
 func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) {
-	body, err := io.ReadAll(r.Body)
+	body, err := s.ReadBody(r)
 	if err != nil {
 		rec.Status = http.StatusBadRequest
 		apiError(w, rec.Status, "invalid_request_error", err.Error())
 		return
-	}
-	if s.opts.Trace != nil {
-		s.mu.Lock()
-		fmt.Fprintf(s.opts.Trace, "%s %s\n", r.URL.RequestURI(), body)
-		s.mu.Unlock()
 	}
 	var req messagesRequest
 	if err := json.Unmarshal(body, &req); err != nil {
@@ -228,14 +156,14 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 	rec.Model, rec.Stream, rec.Tools, rec.Messages = req.Model, req.Stream, len(req.Tools), len(req.Messages)
 
 	sc := plan(&req)
-	rec.Prompt, rec.Last = clamp(sc.Prompt, 80), clamp(sc.Last, 80)
+	rec.Prompt, rec.Last = serve.Clamp(sc.Prompt, 80), serve.Clamp(sc.Last, 80)
 	if sc.Fail != "" {
 		// 400: the CLI does not retry it; the turn fails at once.
-		rec.Status, rec.Reply = http.StatusBadRequest, "error "+clamp(sc.Fail, 60)
+		rec.Status, rec.Reply = http.StatusBadRequest, "error "+serve.Clamp(sc.Fail, 60)
 		apiError(w, rec.Status, "invalid_request_error", "FAKE-FAIL: "+sc.Fail)
 		return
 	}
-	n := s.next()
+	n := s.Next()
 	msg := message{
 		ID:    fmt.Sprintf("msg_fake%06d", n),
 		Type:  "message",
@@ -257,7 +185,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 			{Type: "text", Text: "I will use " + sc.Tool + "."},
 			{Type: "tool_use", ID: fmt.Sprintf("toolu_fake%06d", n), Name: sc.Tool, Input: json.RawMessage(sc.Input)},
 		}
-		rec.Reply = "tool:" + sc.Tool + " " + clamp(sc.Input, 60)
+		rec.Reply = "tool:" + sc.Tool + " " + serve.Clamp(sc.Input, 60)
 	} else {
 		msg.StopReason = "end_turn"
 		msg.Content = []block{{Type: "text", Text: sc.Text}}
@@ -271,39 +199,17 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 	}
 	rec.Status = http.StatusOK
 	if !req.Stream {
-		if !s.sleep(r.Context(), sc.Delay) {
+		if !s.Sleep(r.Context(), sc.Delay) {
 			return
 		}
-		writeJSON(w, rec.Status, msg)
+		serve.WriteJSON(w, rec.Status, msg)
 		return
 	}
 	s.stream(w, r, msg, sc.Delay)
 }
 
-// sleep waits d, or less if the client left or the server closes.
-func (s *Server) sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-	case <-s.quit:
-	}
-	return false
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
-}
-
 func apiError(w http.ResponseWriter, status int, typ, msg string) {
-	writeJSON(w, status, map[string]any{"type": "error",
+	serve.WriteJSON(w, status, map[string]any{"type": "error",
 		"error": map[string]string{"type": typ, "message": msg}})
 }
 
@@ -319,11 +225,3 @@ func promptUsage(total int64) usage {
 
 // estimateTokens is the usual ~4 bytes per token; the CLI only displays it.
 func estimateTokens(bytes int) int64 { return int64(bytes/4 + 1) }
-
-func clamp(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}

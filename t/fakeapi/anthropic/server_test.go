@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 // sseEvent is one parsed server-sent event, with when it arrived.
@@ -329,20 +328,6 @@ func TestPlan(t *testing.T) {
 				t.Errorf("got  %+v\nwant %+v", got, tc.want)
 			}
 		})
-	}
-}
-
-func TestChunks(t *testing.T) {
-	for _, s := range []string{"", "abc", strings.Repeat("é✓", 20)} {
-		parts := chunks(s, 5)
-		if strings.Join(parts, "") != s {
-			t.Errorf("chunks(%q) = %q", s, parts)
-		}
-		for _, p := range parts {
-			if !utf8.ValidString(p) {
-				t.Errorf("chunk %q cuts a rune", p)
-			}
-		}
 	}
 }
 

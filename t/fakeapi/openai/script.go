@@ -2,9 +2,9 @@ package openai
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
-	"time"
+
+	"github.com/agwatch/ag/t/fakeapi/serve"
 )
 
 // The part of a Responses request the fake reads.
@@ -29,31 +29,14 @@ type inputItem struct {
 // textFormat is a structured-output request (Codex asks for the thread
 // title as {"title": ...} with no tools).
 type textFormat struct {
-	Type   string `json:"type"`
-	Name   string `json:"name"`
-	Schema struct {
-		Required []string `json:"required"`
-	} `json:"schema"`
+	Type   string          `json:"type"`
+	Name   string          `json:"name"`
+	Schema json.RawMessage `json:"schema"`
 }
 
-// Script is what the fake model does for one request.
-type Script struct {
-	Prompt    string        // the last user text (empty after a tool output)
-	Command   string        // run this with the shell tool when set
-	Escalated bool          // ask for escalated sandbox permissions (an approval under on-request)
-	Text      string        // the text reply otherwise
-	Fail      string        // answer with an API error (400) saying this
-	Delay     time.Duration // hold the reply this long after response.created
-}
-
-// DefaultSlow is the delay of a bare SLOW marker.
-const DefaultSlow = 3 * time.Second
-
-var (
-	runRe  = regexp.MustCompile(`(?m)\b(RUN|RUNSAFE):[ \t]*(\S[^\r\n]*)`)
-	failRe = regexp.MustCompile(`(?m)\bFAIL:[ \t]*(\S[^\r\n]*)`)
-	slowRe = regexp.MustCompile(`\bSLOW(?::([0-9.]+(?:ms|s)))?\b`)
-)
+// Script is what the fake model does for one request; a RUN: command
+// (not RUNSAFE:) asks for escalated permissions.
+type Script = serve.Script
 
 // injected are user-role texts Codex adds itself (environment, AGENTS.md,
 // skills): never the prompt.
@@ -75,59 +58,27 @@ func plan(req *responsesRequest) Script {
 		it := req.Input[i]
 		switch {
 		case it.Type == "function_call_output" || it.Type == "custom_tool_call_output":
-			sc.Text = "FAKE-DONE: tool result received"
+			sc.Text = serve.ToolDone
 			return sc
 		case it.Role == "user" && (it.Type == "message" || it.Type == ""):
 			texts := userTexts(it.Content)
 			if len(texts) == 0 {
 				continue // only injected context: look further back
 			}
-			sc.Prompt = strings.Join(texts, "\n")
-			return script(sc)
+			return serve.Plan(strings.Join(texts, "\n"))
 		}
 	}
 	sc.Text = "FAKE-REPLY: nothing to answer"
 	return sc
 }
 
-func script(sc Script) Script {
-	if m := slowRe.FindStringSubmatch(sc.Prompt); m != nil {
-		sc.Delay = DefaultSlow
-		if m[1] != "" {
-			if d, err := time.ParseDuration(m[1]); err == nil {
-				sc.Delay = d
-			}
-		}
-	}
-	if m := failRe.FindStringSubmatch(sc.Prompt); m != nil {
-		sc.Fail = strings.TrimSpace(m[1])
-		return sc
-	}
-	if m := runRe.FindStringSubmatch(sc.Prompt); m != nil {
-		sc.Command = strings.TrimSpace(m[2])
-		sc.Escalated = m[1] == "RUN"
-		return sc
-	}
-	line := sc.Prompt
-	if i := strings.LastIndexByte(line, '\n'); i >= 0 {
-		line = line[i+1:]
-	}
-	sc.Text = "FAKE-REPLY: " + clamp(line, 60)
-	return sc
-}
-
 // sideReply answers a side request: with a json_schema format, an object
-// with every required property set to a fake string; otherwise text.
+// that fits the schema; otherwise text.
 func sideReply(f *textFormat) string {
 	if f == nil || f.Type != "json_schema" {
 		return "Fake title"
 	}
-	obj := map[string]string{}
-	for _, name := range f.Schema.Required {
-		obj[name] = "Fake " + name
-	}
-	b, _ := json.Marshal(obj)
-	return string(b)
+	return serve.FillJSON(f.Schema)
 }
 
 // userTexts returns the text parts of a user message Codex did not inject.

@@ -20,32 +20,20 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"strings"
-	"sync"
 	"time"
+
+	"github.com/agwatch/ag/t/fakeapi/serve"
 )
 
-// Server is one running fake API.
+// Server is one running fake API. Its URL is the base URL (no /v1
+// suffix).
 type Server struct {
-	// URL is the server's base URL (no /v1 suffix).
-	URL string
-
-	ln   net.Listener
-	http *http.Server
-	done chan struct{}
-	quit chan struct{} // ends slow replies at Close
+	*serve.Server[Request]
 	opts Options
-
-	mu   sync.Mutex
-	reqs []Request
-	seq  int
 }
 
 // Request is one request the server answered.
@@ -89,72 +77,24 @@ type Options struct {
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	base, err := serve.Listen[Request]("fake openai", opts.Trace)
 	if err != nil {
-		return nil, fmt.Errorf("fake openai: %w", err)
+		return nil, err
 	}
-	s := &Server{URL: "http://" + ln.Addr().String(), ln: ln, done: make(chan struct{}),
-		quit: make(chan struct{}), opts: opts}
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		defer close(s.done)
-		s.http.Serve(ln) // http.ErrServerClosed at Close
-	}()
+	s := &Server{Server: base, opts: opts}
+	base.Serve(s)
 	return s, nil
 }
 
-// Close stops the server, cutting slow replies short.
-func (s *Server) Close() error {
-	close(s.quit)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	err := s.http.Shutdown(ctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = s.http.Close()
-	}
-	<-s.done
-	return err
-}
-
-// Requests returns a copy of every request answered so far.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
-}
-
-// Log renders the request log, one request per line.
-func (s *Server) Log() string {
-	var b strings.Builder
-	for _, r := range s.Requests() {
-		b.WriteString(r.String())
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-func (s *Server) record(r Request) {
-	s.mu.Lock()
-	s.reqs = append(s.reqs, r)
-	s.mu.Unlock()
-}
-
-func (s *Server) next() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seq++
-	return s.seq
-}
-
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Auth: clamp(r.Header.Get("Authorization"), 12)}
-	defer func() { s.record(rec) }()
+	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Auth: serve.Clamp(r.Header.Get("Authorization"), 12)}
+	defer func() { s.Record(rec) }()
 	switch {
 	case r.URL.Path == "/v1/responses" && r.Method == http.MethodPost:
 		s.responses(w, r, &rec)
 	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
 		rec.Status = http.StatusOK
-		writeJSON(w, rec.Status, map[string]any{"object": "list", "data": []any{}, "models": []any{}})
+		serve.WriteJSON(w, rec.Status, map[string]any{"object": "list", "data": []any{}, "models": []any{}})
 	default:
 		rec.Status = http.StatusNotFound
 		apiError(w, rec.Status, "fake openai: no route for "+r.Method+" "+r.URL.Path)
@@ -162,16 +102,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) responses(w http.ResponseWriter, r *http.Request, rec *Request) {
-	body, err := io.ReadAll(r.Body)
+	body, err := s.ReadBody(r)
 	if err != nil {
 		rec.Status = http.StatusBadRequest
 		apiError(w, rec.Status, err.Error())
 		return
-	}
-	if s.opts.Trace != nil {
-		s.mu.Lock()
-		fmt.Fprintf(s.opts.Trace, "%s %s\n", r.URL.RequestURI(), body)
-		s.mu.Unlock()
 	}
 	var req responsesRequest
 	if err := json.Unmarshal(body, &req); err != nil {
@@ -182,26 +117,22 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, rec *Request)
 	}
 	rec.Model, rec.Stream, rec.Tools, rec.Items = req.Model, req.Stream, len(req.Tools), len(req.Input)
 	sc := plan(&req)
-	rec.Prompt = clamp(sc.Prompt, 80)
+	rec.Prompt = serve.Clamp(sc.Prompt, 80)
 	if sc.Fail != "" {
 		// 400: not retried; the turn fails at once.
-		rec.Status, rec.Reply = http.StatusBadRequest, "error "+clamp(sc.Fail, 60)
+		rec.Status, rec.Reply = http.StatusBadRequest, "error "+serve.Clamp(sc.Fail, 60)
 		apiError(w, rec.Status, "FAKE-FAIL: "+sc.Fail)
 		return
 	}
-	n := s.next()
+	n := s.Next()
 	resp := response{ID: fmt.Sprintf("resp_fake%06d", n), Object: "response", Model: req.Model, Status: "completed"}
-	in := s.opts.InputTokens
-	if in <= 0 {
-		in = int64(len(body)/4 + 1)
-	}
 	if sc.Command != "" {
-		name, args := shellTool(req.Tools, sc.Command, sc.Escalated)
+		name, args := shellTool(req.Tools, sc.Command, !sc.Safe)
 		a, _ := json.Marshal(args)
 		resp.Output = []item{{Type: "function_call", ID: fmt.Sprintf("fc_fake%06d", n), Status: "completed",
 			CallID: fmt.Sprintf("call_fake%06d", n), Name: name, Arguments: string(a)}}
 		rec.Reply = "call:" + name + " " + sc.Command
-		if sc.Escalated {
+		if !sc.Safe {
 			rec.Reply += " escalated"
 		}
 	} else {
@@ -209,52 +140,22 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, rec *Request)
 			Content: []part{{Type: "output_text", Text: sc.Text, Annotations: []any{}}}}}
 		rec.Reply = "text"
 	}
-	out := int64(len(sc.Text)+len(sc.Command))/4 + 8
-	resp.Usage = &usage{InputTokens: in, InputTokensDetails: tokenDetails{CachedTokens: in / 2},
-		OutputTokens: out, OutputTokensDetails: outDetails{ReasoningTokens: 0}, TotalTokens: in + out}
+	u := serve.Count(body, s.opts.InputTokens, sc)
+	resp.Usage = &usage{InputTokens: u.In, InputTokensDetails: tokenDetails{CachedTokens: u.Cached},
+		OutputTokens: u.Out, OutputTokensDetails: outDetails{ReasoningTokens: 0}, TotalTokens: u.Total()}
 	if sc.Delay > 0 {
 		rec.Reply += fmt.Sprintf(" delay=%s", sc.Delay)
 	}
 	rec.Status = http.StatusOK
 	if !req.Stream {
-		if s.sleep(r.Context(), sc.Delay) {
-			writeJSON(w, rec.Status, resp)
+		if s.Sleep(r.Context(), sc.Delay) {
+			serve.WriteJSON(w, rec.Status, resp)
 		}
 		return
 	}
 	s.stream(w, r, resp, sc.Delay)
 }
 
-// sleep waits d, or less if the client left or the server closes.
-func (s *Server) sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-	case <-s.quit:
-	}
-	return false
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
-}
-
 func apiError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error"}})
-}
-
-func clamp(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	serve.WriteJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error"}})
 }

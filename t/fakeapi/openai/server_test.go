@@ -206,12 +206,3 @@ func TestErrors(t *testing.T) {
 		t.Errorf("log %s", s.Log())
 	}
 }
-
-func TestChunks(t *testing.T) {
-	if got := strings.Join(chunks("héllo wörld", 3), "|"); got != "hé|llo| w|ör|ld" {
-		t.Errorf("chunks = %q", got)
-	}
-	if got := chunks("", 4); len(got) != 1 || got[0] != "" {
-		t.Errorf("empty = %q", got)
-	}
-}

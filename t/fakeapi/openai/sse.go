@@ -1,10 +1,10 @@
 package openai
 
 import (
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/agwatch/ag/t/fakeapi/serve"
 )
 
 // The Responses API objects the fake writes.
@@ -56,28 +56,19 @@ type outDetails struct {
 // output_item.done, then response.completed with the usage. delay is spent
 // after response.created, so the client is mid-turn while it waits.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp response, delay time.Duration) {
-	fl, _ := w.(http.Flusher)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("x-request-id", "req_"+resp.ID)
-	w.WriteHeader(http.StatusOK)
+	sse := serve.StartSSE(w, "x-request-id", "req_"+resp.ID)
 	seq := 0
 	send := func(typ string, fields map[string]any) {
 		fields["type"] = typ
 		fields["sequence_number"] = seq
 		seq++
-		b, _ := json.Marshal(fields)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, b)
-		if fl != nil {
-			fl.Flush()
-		}
+		sse.Event(typ, fields)
 	}
 	start := resp
 	start.Status, start.Output, start.Usage = "in_progress", []item{}, nil
 	send("response.created", map[string]any{"response": start})
 	send("response.in_progress", map[string]any{"response": start})
-	if !s.sleep(r.Context(), delay) {
+	if !s.Sleep(r.Context(), delay) {
 		return
 	}
 	for i, it := range resp.Output {
@@ -90,7 +81,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp response, d
 			for ci, p := range it.Content {
 				send("response.content_part.added", map[string]any{"item_id": it.ID, "output_index": i,
 					"content_index": ci, "part": part{Type: p.Type, Annotations: []any{}}})
-				for _, c := range chunks(p.Text, 16) {
+				for _, c := range serve.Chunks(p.Text, 16) {
 					send("response.output_text.delta", map[string]any{"item_id": it.ID, "output_index": i,
 						"content_index": ci, "delta": c})
 				}
@@ -102,7 +93,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp response, d
 		case "function_call":
 			open.Arguments = ""
 			send("response.output_item.added", map[string]any{"output_index": i, "item": open})
-			for _, c := range chunks(it.Arguments, 24) {
+			for _, c := range serve.Chunks(it.Arguments, 24) {
 				send("response.function_call_arguments.delta", map[string]any{"item_id": it.ID, "output_index": i, "delta": c})
 			}
 			send("response.function_call_arguments.done", map[string]any{"item_id": it.ID, "output_index": i,
@@ -111,24 +102,4 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, resp response, d
 		send("response.output_item.done", map[string]any{"output_index": i, "item": it})
 	}
 	send("response.completed", map[string]any{"response": resp})
-}
-
-// chunks splits s into pieces of at most n bytes on rune boundaries.
-func chunks(s string, n int) []string {
-	var out []string
-	for len(s) > n {
-		i := n
-		for i > 0 && s[i]&0xC0 == 0x80 {
-			i--
-		}
-		if i == 0 {
-			i = n
-		}
-		out = append(out, s[:i])
-		s = s[i:]
-	}
-	if s != "" || len(out) == 0 {
-		out = append(out, s)
-	}
-	return out
 }

@@ -8,15 +8,13 @@ package main
 
 import (
 	"context"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/agwatch/ag/t/fakeapi/anthropic"
+	"github.com/agwatch/ag/t/fakeapi/serve"
 )
 
 func main() {
@@ -26,42 +24,12 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fakeanthropic", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	trace := fs.String("trace", "", "append every request body to `file`")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	var opts anthropic.Options
-	if *trace != "" {
-		f, err := os.OpenFile(*trace, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			fmt.Fprintln(stderr, "fakeanthropic:", err)
-			return 2
-		}
-		defer f.Close()
-		opts.Trace = f
-	}
-	srv, err := anthropic.Start(opts)
-	if err != nil {
-		fmt.Fprintln(stderr, "fakeanthropic:", err)
-		return 2
-	}
-	defer srv.Close()
-	fmt.Fprintln(stdout, srv.URL)
-	seen := 0
-	tick := time.NewTicker(200 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return 0
-		case <-tick.C:
-			reqs := srv.Requests()
-			for _, r := range reqs[seen:] {
-				fmt.Fprintln(stderr, r)
+	return serve.Command(ctx, "fakeanthropic", args, stdout, stderr, nil,
+		func(trace io.Writer) (*serve.Server[anthropic.Request], error) {
+			s, err := anthropic.Start(anthropic.Options{Trace: trace})
+			if err != nil {
+				return nil, err
 			}
-			seen = len(reqs)
-		}
-	}
+			return s.Server, nil
+		})
 }

@@ -21,14 +21,13 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/agwatch/ag/t/fakeapi/openai"
+	"github.com/agwatch/ag/t/fakeapi/serve"
 )
 
 func main() {
@@ -38,43 +37,16 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fakeopenai", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	trace := fs.String("trace", "", "append every request body to `file`")
-	input := fs.Int64("input-tokens", 0, "input_tokens every reply reports (0: estimate)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	opts := openai.Options{InputTokens: *input}
-	if *trace != "" {
-		f, err := os.OpenFile(*trace, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			fmt.Fprintln(stderr, "fakeopenai:", err)
-			return 2
-		}
-		defer f.Close()
-		opts.Trace = f
-	}
-	srv, err := openai.Start(opts)
-	if err != nil {
-		fmt.Fprintln(stderr, "fakeopenai:", err)
-		return 2
-	}
-	defer srv.Close()
-	fmt.Fprintln(stdout, srv.URL)
-	seen := 0
-	tick := time.NewTicker(200 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return 0
-		case <-tick.C:
-			reqs := srv.Requests()
-			for _, r := range reqs[seen:] {
-				fmt.Fprintln(stderr, r)
+	var input int64
+	return serve.Command(ctx, "fakeopenai", args, stdout, stderr,
+		func(fs *flag.FlagSet) {
+			fs.Int64Var(&input, "input-tokens", 0, "input_tokens every reply reports (0: estimate)")
+		},
+		func(trace io.Writer) (*serve.Server[openai.Request], error) {
+			s, err := openai.Start(openai.Options{Trace: trace, InputTokens: input})
+			if err != nil {
+				return nil, err
 			}
-			seen = len(reqs)
-		}
-	}
+			return s.Server, nil
+		})
 }

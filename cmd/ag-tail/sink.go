@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/cmd/internal/evfilter"
+	"github.com/agwatch/ag/filters/event"
+)
+
+// out is what reading produced, in order: event lines (filtered and
+// encoded) and error messages. Meters are marked by their byte span, so
+// the writer can drop one that an earlier file already counted: that
+// decision needs the files in order, everything else can be done on any
+// core.
+type out struct {
+	buf    []byte
+	meters []meterAt
+	msgs   []msgAt
+}
+
+// meterAt is a meter's id (hashed) and the bytes --where/--jq made of it
+// (none when they dropped it: it still counts as seen).
+type meterAt struct {
+	id         uint64
+	start, end int
+}
+
+// msgAt is an error message, said when the writer reaches byte at.
+type msgAt struct {
+	at   int
+	text string
+}
+
+func (o *out) reset() {
+	o.buf, o.meters, o.msgs = o.buf[:0], o.meters[:0], o.msgs[:0]
+}
+
+// outMax is how much a sink gathers before handing it on.
+const outMax = 64 << 10
+
+// sink turns one reader's events into output: --since, --agent,
+// --where/--jq and the encoding. Each worker has its own; send hands a
+// full out to the writer.
+type sink struct {
+	t       *tail
+	filter  *evfilter.Filter
+	w       *cli.Writer // encodes into o.buf
+	o       *out
+	send    func(*out)
+	scratch []byte // read buffer of the sources this sink reads
+}
+
+func (t *tail) newSink(send func(*out)) (*sink, error) {
+	f, err := evfilter.New(t.opts.Filter)
+	if err != nil {
+		return nil, err
+	}
+	k := &sink{t: t, filter: f, send: send, o: t.getOut()}
+	k.w = cli.NewWriter(sinkWriter{k})
+	return k, nil
+}
+
+type sinkWriter struct{ k *sink }
+
+func (w sinkWriter) Write(p []byte) (int, error) {
+	w.k.o.buf = append(w.k.o.buf, p...)
+	return len(p), nil
+}
+
+// emit is what parsers call for each event.
+func (k *sink) emit(e *event.Event) {
+	t := k.t
+	if !t.cutoff.IsZero() && e.T.Before(t.cutoff) {
+		return
+	}
+	if t.opts.Agent != "" && e.Agent != t.opts.Agent {
+		return
+	}
+	o := k.o
+	start := len(o.buf)
+	if err := k.filter.Write(k.w, e); err != nil {
+		// A jq expression failing on one event is that event's problem.
+		k.errorf("%s: %v", e.ID, err)
+	}
+	if e.Kind == event.Meter && e.ID != "" {
+		o.meters = append(o.meters, meterAt{idHash(e.ID), start, len(o.buf)})
+	}
+	if len(o.buf) >= outMax {
+		k.flush()
+	}
+}
+
+// errorf reports a problem with what was read, in its place in the output.
+func (k *sink) errorf(format string, args ...any) {
+	k.o.msgs = append(k.o.msgs, msgAt{len(k.o.buf), fmt.Sprintf(format, args...)})
+}
+
+// flush hands on what was gathered.
+func (k *sink) flush() {
+	if len(k.o.buf) == 0 && len(k.o.msgs) == 0 {
+		return
+	}
+	k.send(k.o)
+	k.o = k.t.getOut()
+}
+
+// commit writes one out: meters already counted are left out, and each
+// message is said in its place.
+func (t *tail) commit(o *out) {
+	pos, mi := 0, 0
+	write := func(upTo int) {
+		for mi < len(o.msgs) && o.msgs[mi].at <= upTo {
+			t.write(o.buf[pos:o.msgs[mi].at])
+			pos = o.msgs[mi].at
+			t.prog.Errorf("%s", o.msgs[mi].text)
+			mi++
+		}
+		t.write(o.buf[pos:upTo])
+		pos = upTo
+	}
+	for _, m := range o.meters {
+		write(m.start)
+		if _, dup := t.meters[m.id]; dup {
+			pos = m.end
+			continue
+		}
+		t.meters[m.id] = struct{}{}
+		t.newMeters = append(t.newMeters, m.id)
+		write(m.end)
+	}
+	write(len(o.buf))
+	t.putOut(o)
+}
+
+func (t *tail) write(b []byte) {
+	if len(b) == 0 || t.err != nil {
+		return
+	}
+	if _, err := t.buf.Write(b); err != nil {
+		t.err = err
+	}
+}
+
+func (t *tail) getOut() *out {
+	if o, ok := t.outs.Get().(*out); ok {
+		return o
+	}
+	return &out{buf: make([]byte, 0, outMax+4<<10)}
+}
+
+func (t *tail) putOut(o *out) {
+	if cap(o.buf) > 4*outMax {
+		return // one huge line: let it go
+	}
+	o.reset()
+	t.outs.Put(o)
+}
+
+// idHash is a meter id as the set of counted meters keeps it: FNV-1a, 64
+// bits (the same in every run, so the set can be saved with the cursor).
+func idHash(id string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	return h
+}

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"time"
+
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// store is one database a provider.Stores agent keeps its sessions in.
+type store struct {
+	path    string
+	r       provider.StoreReader
+	last    time.Time // when it was last read
+	dirty   bool      // one of its files changed since
+	lastErr string    // the last error said, so it is said once
+}
+
+// readStore emits what the store recorded since it was last read.
+func (k *sink) readStore(st *store) {
+	err := st.r.Read(k.emit)
+	if err == nil {
+		st.lastErr = ""
+		return
+	}
+	if msg := err.Error(); msg != st.lastErr {
+		k.errorf("%s: %v", st.path, err)
+		st.lastErr = msg
+	}
+}
