@@ -3,6 +3,8 @@
 package providers
 
 import (
+	"time"
+
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
 	"github.com/agwatch/ag/providers/copilot"
@@ -33,4 +35,18 @@ func ByID(id string) provider.Provider {
 func OneSessionPerProcess(agent string) bool {
 	o, ok := ByID(agent).(provider.OneSession)
 	return ok && o.OneSessionPerProcess()
+}
+
+// ApprovalEstimates says how long a call of an agent's may run before
+// ag-fold takes it as a probable approval wait (see
+// provider.ApprovalEstimator); 0 for an agent whose hooks report its
+// prompts. The answers are read once: the fold asks for every event.
+func ApprovalEstimates() func(agent string) time.Duration {
+	m := map[string]time.Duration{}
+	for _, p := range All() {
+		if a, ok := p.(provider.ApprovalEstimator); ok {
+			m[p.ID()] = a.ApprovalEstimate()
+		}
+	}
+	return func(agent string) time.Duration { return m[agent] }
 }

@@ -57,7 +57,12 @@ open, every --check the sessions' processes are checked (kill 0, and on
 Linux the process start time against pid reuse); dead ones become gone.
 A session waiting on a prompt to run a command is working again as soon
 as that command is found running under its agent's process (no hook says
-so before the command ends).
+so before the command ends). For an agent whose hooks never report a
+prompt (Cursor), a tool call they started that has not ended after 10 s
+is a probable approval wait: waiting with reason "estimated" (no
+buttons), until the pane shows the prompt (then it is a wait like any
+other) or anything else (working again), or the call, the turn or the
+session ends; calls are kept apart by tool id.
 At the end of input the check and the time-driven rules run once more.
 
 Input events are not passed through unless --pass is given. Malformed lines
@@ -147,7 +152,7 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone,
-		OneSession: providers.OneSessionPerProcess})
+		OneSession: providers.OneSessionPerProcess, Estimate: providers.ApprovalEstimates()})
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)

@@ -44,6 +44,7 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	if s.st.Status == "" {
 		s.set(e.T.Time, event.StatusIdle, "", "", "", "")
 	}
+	f.track(s, e)
 	if e.Sub != "" {
 		f.sub(s, e)
 		return
@@ -313,6 +314,9 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 			return
 		}
 		s.paneIdleT = time.Time{} // the prompt is still there
+		if estimated(s) {
+			s.confirmEstimate(e)
+		}
 		if attn != st.Attention && (st.Attention == event.AttnPermission || s.waitSrc == event.SrcPane) {
 			s.set(e.T.Time, event.StatusWaiting, attn, st.Tool, st.ToolID, pick(e.Text, st.Text))
 		}
@@ -351,6 +355,10 @@ func (f *Folder) paneIdle(s *session, e *event.Event) {
 		return
 	}
 	if s.st.Status != event.StatusWaiting || e.T.Before(s.waitT) {
+		return
+	}
+	if estimated(s) {
+		s.dismissEstimate(e) // whatever shows there, it is not the prompt guessed
 		return
 	}
 	if e.Reason == event.ReasonBusy {

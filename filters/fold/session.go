@@ -70,6 +70,10 @@ type session struct {
 	// permission prompt names no call.
 	subTool map[string]string
 
+	// calls are the tool calls in flight, by id, for an agent whose
+	// approvals are estimated (estimate.go).
+	calls map[string]*call
+
 	oldRuns []string            // runs a newer one superseded, newest last
 	subs    map[string]struct{} // in-flight sub-agents
 	pidSeen time.Time           // source time the pid was first seen

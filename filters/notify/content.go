@@ -86,6 +86,9 @@ func (a Agents) Build(kind string, e *event.Event) *Note {
 			n.Subtitle = "Plan ready for review"
 		default:
 			n.Subtitle = "Needs permission"
+			if e.Reason == event.ReasonEstimated {
+				n.Subtitle = "May need permission" // no hook said so: a call has run long
+			}
 			if e.Tool != "" {
 				n.Subtitle += ": " + Line(e.Tool, 60)
 			}
@@ -103,7 +106,10 @@ func (a Agents) Build(kind string, e *event.Event) *Note {
 		}
 		n.Body = Clamp(e.Prompt, DoneLines, DoneChars)
 	}
-	if !ambiguous(e) {
+	// An estimated wait may be none: keys typed into a pane with no
+	// prompt would land in the composer. Its buttons come when the pane
+	// confirms the prompt (a new state edge, a new note).
+	if !ambiguous(e) && !(e.Status == event.StatusWaiting && e.Reason == event.ReasonEstimated) {
 		a.actions(n, e)
 	}
 	return n

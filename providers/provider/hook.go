@@ -125,3 +125,13 @@ type Installer interface {
 	Uninstall(ie InstallEnv) (InstallResult, error)
 	Status(ie InstallEnv) (InstallStatus, error)
 }
+
+// ApprovalEstimator is an agent whose hooks never say that it asks the
+// user to approve a call (Cursor: preToolUse fires before every call, and
+// nothing when the call waits): a call its hooks started and did not end
+// within ApprovalEstimate is taken as a probable approval wait, marked as
+// estimated until the pane shows the prompt (see ag-fold).
+type ApprovalEstimator interface {
+	Provider
+	ApprovalEstimate() time.Duration
+}
