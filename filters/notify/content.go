@@ -163,7 +163,11 @@ func (a Agents) actions(n *Note, e *event.Event) {
 	case KindWaiting:
 		switch e.Attention {
 		case event.AttnPlan:
-			pair(provider.ActPlanApprove, provider.ActPlanDeny, km.PlanApprove, km.PlanDeny)
+			yes := km.PlanApprove
+			if len(yes) == 0 && km.PaneChosen() {
+				yes = []string{"(read from the pane when pressed)"}
+			}
+			pair(provider.ActPlanApprove, provider.ActPlanDeny, yes, km.PlanDeny)
 			if km.PlanPrelude != nil {
 				n.Reply = provider.ActReply
 			}

@@ -30,8 +30,8 @@ var (
 //     is "No (Esc)", where the text is dropped and Enter says no.
 //   - plan review: the row "Accept plan and continue in Interactive
 //     execution mode" (edits stay gated) moves with the recommended action,
-//     so the pane names the digit (Screens); "Autopilot" approves every
-//     call and is never pressed. Escape turns the plan down and stays in
+//     so the pane names the digit (Screens) and nothing is typed when it
+//     cannot; "Autopilot" approves every call and is never pressed. Escape turns the plan down and stays in
 //     plan mode; a reply is "Suggest changes", the last row, an inline
 //     text field like the permission's.
 //   - question (ask_user): a form, its text field reached only through the
@@ -46,7 +46,6 @@ func (*Provider) Keys() provider.KeyMap {
 	km := provider.KeyMap{
 		Approve:           []string{"1"},
 		Deny:              []string{"Escape"},
-		PlanApprove:       []string{"2"}, // the default order; the pane's digit wins
 		PlanDeny:          []string{"Escape"},
 		PermissionPrelude: down,
 		PlanPrelude:       down,

@@ -43,3 +43,8 @@ func TestPaneRules(t *testing.T) {
 		})
 	}
 }
+
+func readScreen(name string) (string, error) {
+	b, err := os.ReadFile("testdata/screens/" + name + ".txt")
+	return string(b), err
+}
