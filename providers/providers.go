@@ -8,6 +8,7 @@ import (
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
 	"github.com/agwatch/ag/providers/copilot"
+	"github.com/agwatch/ag/providers/cursor"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -17,6 +18,7 @@ func All() []provider.Provider {
 		claude.New(),
 		codex.New(),
 		copilot.New(),
+		cursor.New(),
 	}
 }
 

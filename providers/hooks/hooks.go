@@ -11,6 +11,7 @@ import (
 	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/codex/codexhook"
 	"github.com/agwatch/ag/providers/copilot/copilothook"
+	"github.com/agwatch/ag/providers/cursor/cursorhook"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -43,6 +44,7 @@ func All() []Mapper {
 		claudehook.Mapper{},
 		codexhook.Mapper{},
 		copilothook.Mapper{},
+		cursorhook.Mapper{},
 	}
 }
 

@@ -312,7 +312,7 @@ func PermissionOf(msg string) (kind, text string) {
 // ToolSummary is the one line about a tool call's arguments: the command,
 // the path, the pattern, the URL, the task.
 func ToolSummary(args []byte) string {
-	return toolargs.Summary(args, "command", "path", "file_path", "pattern", "url", "query", "description", "prompt", "message", "summary")
+	return toolargs.Summary(args, "command", "file_path", "pattern", "path", "url", "query", "description", "prompt", "message", "summary")
 }
 
 // planRequest is how Copilot wraps a prompt typed in plan mode.

@@ -14,6 +14,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"reflect"
 	"slices"
 
 	"github.com/agwatch/ag/providers/configtx"
@@ -356,7 +358,32 @@ func edit(ie provider.InstallEnv, path string, s *Spec, first []hookjson.Member,
 		if err != nil {
 			return res, err
 		}
+		if len(first) == 0 {
+			// An uninstall that leaves what the file meant before ag:
+			// the user's own bytes back, their layout with them.
+			if err := original(tx, path); err != nil {
+				return res, err
+			}
+		}
 		res.Actions, res.Changed = append(res.Actions, r.Actions...), true
 		return res, nil
 	})
+}
+
+// original stages the backup's bytes for path when they mean what the
+// staged file means (ag's edits re-indent the hooks they touch).
+func original(tx *configtx.Tx, path string) error {
+	backup, err := os.ReadFile(path + configtx.BackupSuffix)
+	if err != nil {
+		return nil // no backup: the file was ag's own
+	}
+	now, _, err := tx.Read(path)
+	if err != nil {
+		return err
+	}
+	var a, b any
+	if json.Unmarshal(backup, &a) != nil || json.Unmarshal(now, &b) != nil || !reflect.DeepEqual(a, b) {
+		return nil
+	}
+	return tx.Write(path, backup)
 }
