@@ -240,7 +240,7 @@ func (f *Folder) toolEnd(s *session, e *event.Event) {
 			ok = !e.T.Before(s.waitT.Add(-slack))
 		}
 		if ok {
-			s.answered, s.answeredT = st.Tool, e.T.Time
+			s.answered, s.answeredText, s.answeredT = st.Tool, st.Text, e.T.Time
 			next := event.StatusWorking
 			if e.Reason == "denied" {
 				next = event.StatusIdle // the user said no: the turn stops at the prompt
@@ -326,8 +326,10 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 		}
 		// Claude's PostToolUse comes before the picker is redrawn away:
 		// the same tool's prompt just after its wait ended is that
-		// prompt's last frame, not a new one.
-		if e.Tool != "" && e.Tool == s.answered && e.T.Sub(s.answeredT) < f.cfg.SameMoment {
+		// prompt's last frame, not a new one — unless it asks about
+		// something else (the next call's prompt, up at once).
+		if e.Tool != "" && e.Tool == s.answered && e.T.Sub(s.answeredT) < f.cfg.SameMoment &&
+			(e.Text == "" || s.answeredText == "" || e.Text == s.answeredText) {
 			return
 		}
 		s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, e.ToolID, e.Text)
@@ -367,7 +369,7 @@ func (f *Folder) paneIdle(s *session, e *event.Event) {
 		if st.Attention == event.AttnPermission {
 			text = st.Text // the command now running
 		}
-		s.answered, s.answeredT = st.Tool, e.T.Time
+		s.answered, s.answeredText, s.answeredT = st.Tool, st.Text, e.T.Time
 		s.set(e.T.Time, event.StatusWorking, "", st.Tool, st.ToolID, text)
 		s.assert(e)
 		return

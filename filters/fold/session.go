@@ -54,8 +54,9 @@ type session struct {
 	idleSeen time.Time
 	// answered is the tool of the last wait a tool.end ended, and when:
 	// the pane may still show its prompt for a moment after.
-	answered  string
-	answeredT time.Time
+	answered     string
+	answeredText string
+	answeredT    time.Time
 	// preSub is the status sub-agent activity alone lifted to working.
 	preSub string
 	// While the session waits on a sub-agent's prompt, st.Sub names that
