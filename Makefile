@@ -6,7 +6,7 @@ LDFLAGS  := -s -w -X github.com/agwatch/ag/cmd/internal/cli.version=$(VERSION)
 PROGRAMS := $(notdir $(wildcard cmd/ag-*))
 CACHE    ?= $(CURDIR)/.cache
 
-.PHONY: all build test e2e bench fuzz man run cross vet clean
+.PHONY: all build test e2e bench fuzz man run cross vet clean install uninstall picture
 
 all: build
 
@@ -69,6 +69,22 @@ man: build
 	@mkdir -p bin/man
 	@for p in $(filter-out ag-hook-setup,$(PROGRAMS)); do bin/$$p --man > bin/man/$$p.1; done
 	@echo "man pages in bin/man/"
+
+# Programs, ag-pipeline, man pages, the tmux plugin and prompt snippets and
+# the login unit (systemd; launchd on macOS) under PREFIX, with the unit
+# running the programs from there. See contrib/install.sh.
+PREFIX ?= $(HOME)/.local
+INSTALL_VARS = PREFIX BINDIR MANDIR DATADIR UNITDIR LAUNCHDIR OS DESTDIR
+install: build man
+	@$(foreach v,$(INSTALL_VARS),$(if $($(v)),$(v)='$($(v))')) sh contrib/install.sh install bin
+
+uninstall:
+	@$(foreach v,$(INSTALL_VARS),$(if $($(v)),$(v)='$($(v))')) sh contrib/install.sh uninstall
+
+# The README's picture, doc/ag.png: a real tmux session with ag's pipeline,
+# captured (needs tmux, aha and chromium; see doc/picture.sh).
+picture: build
+	doc/picture.sh bin doc/ag.png
 
 # The login pipeline in the foreground, as contrib/systemd and contrib/launchd
 # run it: ag-tail --follow | ag-fold --tmux | ag-notify | ag-keys.

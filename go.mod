@@ -6,7 +6,21 @@ require (
 	github.com/itchyny/gojq v0.12.20
 	github.com/jessevdk/go-flags v1.6.1
 	github.com/rogpeppe/go-internal v1.16.0
+	modernc.org/sqlite v1.62.0
 )
+
+require (
+	github.com/dustin/go-humanize v1.1.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/mattn/go-isatty v0.0.24 // indirect
+	github.com/ncruces/go-strftime v1.1.0 // indirect
+	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	modernc.org/libc v1.80.1 // indirect
+	modernc.org/mathutil v1.7.1 // indirect
+	modernc.org/memory v1.12.1 // indirect
+)
+
+require golang.org/x/text v0.20.0
 
 require (
 	github.com/ebitengine/purego v0.11.2 // indirect
@@ -21,6 +35,6 @@ require (
 	github.com/tklauser/go-sysconf v0.4.0 // indirect
 	github.com/tklauser/numcpus v0.12.0 // indirect
 	github.com/yusufpapurcu/wmi v1.2.4 // indirect
-	golang.org/x/sys v0.48.0
-	golang.org/x/tools v0.26.0 // indirect
+	golang.org/x/sys v0.49.0
+	golang.org/x/tools v0.52.0 // indirect
 )

@@ -5,10 +5,15 @@ package providers
 import (
 	"time"
 
+	"github.com/agwatch/ag/providers/antigravity"
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
 	"github.com/agwatch/ag/providers/copilot"
 	"github.com/agwatch/ag/providers/cursor"
+	"github.com/agwatch/ag/providers/gemini"
+	"github.com/agwatch/ag/providers/omp"
+	"github.com/agwatch/ag/providers/opencode"
+	"github.com/agwatch/ag/providers/pi"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -17,6 +22,11 @@ func All() []provider.Provider {
 	return []provider.Provider{
 		claude.New(),
 		codex.New(),
+		gemini.New(),
+		antigravity.New(),
+		opencode.New(),
+		omp.New(), // before pi: omp kept pi's package name
+		pi.New(),
 		copilot.New(),
 		cursor.New(),
 	}
@@ -30,6 +40,13 @@ func ByID(id string) provider.Provider {
 		}
 	}
 	return nil
+}
+
+// HookEndsTurns reports whether agent's hooks alone say when its turns end
+// (see provider.HookEnds); false for an agent ag does not know.
+func HookEndsTurns(agent string) bool {
+	h, ok := ByID(agent).(provider.HookEnds)
+	return ok && h.HookEndsTurns()
 }
 
 // OneSessionPerProcess reports whether agent's process runs one session at
@@ -51,4 +68,12 @@ func ApprovalEstimates() func(agent string) time.Duration {
 		}
 	}
 	return func(agent string) time.Duration { return m[agent] }
+}
+
+// ManySessionsPerProcess reports whether agent's one process hosts several
+// live sessions at once (see provider.ManySessions); false for an agent ag
+// does not know.
+func ManySessionsPerProcess(agent string) bool {
+	m, ok := ByID(agent).(provider.ManySessions)
+	return ok && m.ManySessionsPerProcess()
 }

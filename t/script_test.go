@@ -46,6 +46,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("AG_DIR", env.WorkDir+"/.ag")
 			env.Setenv("HOME", env.WorkDir+"/home")
+			// The host every event of this machine carries (hooks, states).
+			env.Setenv("AG_HOST", "vm")
 			if wd, err := os.Getwd(); err == nil {
 				env.Setenv("PIPELINE", filepath.Join(wd, "..", "contrib", "ag-pipeline"))
 			}

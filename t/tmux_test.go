@@ -186,16 +186,9 @@ func TestTmuxPluginKeys(t *testing.T) {
 	env := []string{"AG_DIR=" + work, "HOME=" + work}
 	// Window 0 is a plain pane; windows 1 and 2 run fake agents (cat: it
 	// echoes what ag-keys types) that wait for permission.
-	in := newTmux(t, env, "cat")
-	in.run("new-window", "-d", "-t", "t:1", "cat")
-	in.run("new-window", "-d", "-t", "t:2", "cat")
 	// Another session's pane waits too: the jump switches the client there.
-	in.run("new-session", "-d", "-s", "u", "-x", "120", "-y", "30", "cat")
-	panes := strings.Fields(in.run("list-panes", "-a", "-F", "#{pane_id}"))
-	ttys := strings.Fields(in.run("list-panes", "-a", "-F", "#{pane_tty}"))
-	if len(panes) != 4 {
-		t.Fatalf("panes %v", panes)
-	}
+	in := newTmux(t, env, "cat")
+	panes, ttys := in.fourPanes()
 	now := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
 	var b strings.Builder
 	fmt.Fprintf(&b, "{\"v\":1,\"t\":%q,\"sessions\":[\n", now)
@@ -219,33 +212,13 @@ func TestTmuxPluginKeys(t *testing.T) {
 	in.run("run-shell", plugin)
 
 	out := newTmux(t, nil, "tmux", "-S", in.sock, "attach", "-t", "t")
-	var client string
-	for end := time.Now().Add(5 * time.Second); client == "" && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		client = in.run("list-clients", "-F", "#{client_name}")
-	}
-	if client == "" {
-		t.Fatal("the client did not attach")
-	}
+	in.waitClient()
 	press := func(key string) {
 		t.Helper()
 		out.run("send-keys", "-t", "t:0", "C-b", key)
 	}
-	// What the client shows: its session, window and pane.
-	current := func() string { return in.run("list-clients", "-F", "#{session_name}:#{window_index} #{pane_id}") }
-	wantCurrent := func(want string) {
-		t.Helper()
-		var got string
-		for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-			if got = current(); got == want {
-				return
-			}
-		}
-		t.Fatalf("client is at %q, want %q", got, want)
-	}
-
-	if got := current(); got != "t:0 "+panes[0] {
-		t.Fatalf("start at %q", got)
-	}
+	wantCurrent := in.wantClientAt
+	wantCurrent("t:0 " + panes[0])
 	press("A")
 	wantCurrent("t:1 " + panes[1])
 	press("A")
@@ -280,4 +253,45 @@ func TestTmuxPluginKeys(t *testing.T) {
 	if s := strings.TrimSpace(in.run("capture-pane", "-p", "-t", panes[0])); s != "" {
 		t.Errorf("deny typed into a pane with no session: %q", s)
 	}
+}
+
+// fourPanes adds windows 1 and 2 to session t and a session u, each
+// running cat like window 0 (newTmux(t, env, "cat")), and returns the four
+// panes and their ttys in tmux's order.
+func (s *tserver) fourPanes() (panes, ttys []string) {
+	s.t.Helper()
+	s.run("new-window", "-d", "-t", "t:1", "cat")
+	s.run("new-window", "-d", "-t", "t:2", "cat")
+	s.run("new-session", "-d", "-s", "u", "-x", "120", "-y", "30", "cat")
+	panes = strings.Fields(s.run("list-panes", "-a", "-F", "#{pane_id}"))
+	ttys = strings.Fields(s.run("list-panes", "-a", "-F", "#{pane_tty}"))
+	if len(panes) != 4 {
+		s.t.Fatalf("panes %v", panes)
+	}
+	return panes, ttys
+}
+
+// waitClient waits for a client to attach (10 s) and returns its name.
+func (s *tserver) waitClient() string {
+	s.t.Helper()
+	var name string
+	for end := time.Now().Add(10 * time.Second); name == "" && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		name = s.run("list-clients", "-F", "#{client_name}")
+	}
+	if name == "" {
+		s.t.Fatal("the client did not attach")
+	}
+	return name
+}
+
+// wantClientAt waits (10 s) for the client to show want: "session:window pane".
+func (s *tserver) wantClientAt(want string) {
+	s.t.Helper()
+	var got string
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if got = s.run("list-clients", "-F", "#{session_name}:#{window_index} #{pane_id}"); got == want {
+			return
+		}
+	}
+	s.t.Fatalf("client is at %q, want %q", got, want)
 }

@@ -9,17 +9,21 @@ import (
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/tmpl"
+	"github.com/agwatch/ag/providers"
 )
 
-// defaultFormat gives "claude ⏳ Bash", "claude ❓", "claude ⚙", "claude".
-// defaultSegment writes the same without parsing it on every prompt.
-const defaultFormat = `{{.Agent}}{{with .Icon}} {{.}}{{end}}{{with .Detail}} {{.}}{{end}}`
+// defaultFormat gives "claude ⏳ Bash", "claude ❓", "claude ⚙", "claude"
+// ("claude@devbox ⏳ Bash" where the state file holds more than one host's
+// sessions for the pane id). defaultSegment writes the same without
+// parsing it on every prompt.
+const defaultFormat = `{{.Who}}{{with .Icon}} {{.}}{{end}}{{with .Detail}} {{.}}{{end}}`
 
 func defaultSegment(b *bytes.Buffer, d *segmentData) {
-	b.WriteString(d.Agent)
+	b.WriteString(d.Who)
 	for _, s := range []string{d.Icon, d.Detail} {
 		if s != "" {
 			b.WriteByte(' ')
@@ -29,11 +33,13 @@ func defaultSegment(b *bytes.Buffer, d *segmentData) {
 }
 
 // segmentData is what a --format template sees: the state event's fields,
-// plus Icon for the status and Detail (the tool a permission wait is for).
+// plus Icon for the status, Detail (the tool a permission wait is for) and
+// Who (the agent, "@host" added where more than one host is present).
 type segmentData struct {
 	event.Event
 	Icon   string
 	Detail string
+	Who    string
 }
 
 // paneLines keeps, of a state file, the sessions array's opening and the
@@ -90,11 +96,15 @@ func (d *detector) segment(pane string) int {
 		d.prog.Errorf("%s: %v", path, err)
 		return cli.ExitError
 	}
-	st, ok := state.ForPane(states, pane)
+	// This host's pane: another host's %3 (a workstation's merged file)
+	// is a pane over there.
+	self := hostname.Of(d.getenv)
+	st, ok := state.ForPaneOf(state.Local(states, self.Is), pane, providers.ManySessionsPerProcess)
 	if !ok || st.Status == event.StatusGone || st.Status == "" {
 		return cli.ExitOK
 	}
 	data := segmentData{Event: st, Icon: glance.Icon(st.Status, st.Attention)}
+	data.Who = glance.Who(&st, glance.Hosts(states, self))
 	if st.Status == event.StatusWaiting && (st.Attention == event.AttnPermission || st.Attention == "") {
 		data.Detail = st.Tool
 	}

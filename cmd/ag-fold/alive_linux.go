@@ -13,41 +13,48 @@ import (
 // kernel ABI for /proc, whatever CONFIG_HZ is).
 const clockTicks = 100
 
-// startTime reads when pid started: /proc/PID/stat field 22 (ticks since
-// boot) plus btime from /proc/stat.
-func startTime(pid int) (time.Time, bool) {
+// procStat reads when pid started — /proc/PID/stat field 22 (ticks since
+// boot) plus btime from /proc/stat — and whether it has exited and waits
+// to be reaped (state Z, or X): a zombie is dead, though kill(pid, 0)
+// still finds it. tmux reaps an exited pane's process late (OpenCode with
+// a plugin loaded stayed a zombie for 40 s and more).
+func procStat(pid int) (start time.Time, zombie, ok bool) {
 	// open, one read, close: this runs every --check for every session,
 	// and os.ReadFile would add a poller registration and an fstat.
 	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return time.Time{}, false
+		return time.Time{}, false, false
 	}
 	var buf [1024]byte // the fields up to starttime come well within it
 	n, err := syscall.Read(fd, buf[:])
 	syscall.Close(fd)
 	if err != nil || n <= 0 {
-		return time.Time{}, false
+		return time.Time{}, false, false
 	}
-	b := buf[:n]
+	return parseProcStat(buf[:n])
+}
+
+func parseProcStat(b []byte) (start time.Time, zombie, ok bool) {
 	// comm (field 2) may hold spaces and parens: count from the last ')'.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return time.Time{}, false
+		return time.Time{}, false, false
 	}
 	fields := bytes.Fields(b[i+1:])
 	const starttime = 22 - 3 // fields after comm start at field 3
 	if len(fields) <= starttime {
-		return time.Time{}, false
+		return time.Time{}, false, false
 	}
+	zombie = string(fields[0]) == "Z" || string(fields[0]) == "X"
 	ticks, err := strconv.ParseInt(string(fields[starttime]), 10, 64)
 	if err != nil {
-		return time.Time{}, false
+		return time.Time{}, zombie, false
 	}
 	boot, ok := bootTime()
 	if !ok {
-		return time.Time{}, false
+		return time.Time{}, zombie, false
 	}
-	return boot.Add(time.Duration(ticks) * time.Second / clockTicks), true
+	return boot.Add(time.Duration(ticks) * time.Second / clockTicks), zombie, true
 }
 
 // bootTime is read once: the liveness check runs every few seconds for

@@ -4,5 +4,5 @@ package main
 
 import "time"
 
-// startTime is unknown off Linux; kill(pid, 0) alone decides there.
-func startTime(pid int) (time.Time, bool) { return time.Time{}, false }
+// procStat is unknown off Linux; kill(pid, 0) alone decides there.
+func procStat(pid int) (start time.Time, zombie, ok bool) { return time.Time{}, false, false }

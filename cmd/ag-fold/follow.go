@@ -84,6 +84,10 @@ func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *ba
 // writes, so each event's cost is spread over the machine's cores.
 func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 	bad := 0
+	if f.opts.Publish != "" {
+		f.pub = newPublisher(f.opts.Publish, f.prog.Errorf)
+		defer f.pub.wait()
+	}
 	in := f.read(ctx, stdin, &bad)
 	w := f.startWriter()
 	tp := f.startTmux(ctx, f.opts.tmuxOptions)
@@ -94,11 +98,19 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 		defer t.Stop()
 		tick = t.C
 	}
+	var republish <-chan time.Time
+	if f.pub != nil && f.opts.PublishEvery > 0 {
+		t := time.NewTicker(f.opts.PublishEvery)
+		defer t.Stop()
+		republish = t.C
+	}
 	debounce := time.NewTimer(time.Hour)
 	debounce.Stop()
 	armed := false
 	for {
 		select {
+		case <-republish:
+			f.pub.offer(f.fold.States())
 		case <-ctx.Done():
 			// what is still queued for a reader may never be read: leave it
 			f.save(true)
@@ -251,7 +263,7 @@ func (w *writer) close() error {
 // save writes the state file when the states changed since the last write
 // and --debounce has passed (or force); else it returns how long to wait.
 func (f *folder) save(force bool) time.Duration {
-	if f.path == "" || f.fold.Changes() == f.written {
+	if (f.path == "" && f.pub == nil) || f.fold.Changes() == f.written {
 		return 0
 	}
 	now := f.now()
@@ -259,7 +271,12 @@ func (f *folder) save(force bool) time.Duration {
 		return wait
 	}
 	changes := f.fold.Changes()
-	err := state.Write(f.path, now, f.fold.States())
+	states := f.fold.States()
+	f.pub.offer(states)
+	var err error
+	if f.path != "" {
+		err = state.Write(f.path, now, states)
+	}
 	f.lastWrite = now
 	if err != nil {
 		if msg := err.Error(); msg != f.stateErr {

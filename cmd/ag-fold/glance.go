@@ -10,6 +10,7 @@ import (
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/tmpl"
 	"github.com/agwatch/ag/filters/tmux"
@@ -17,7 +18,8 @@ import (
 
 // glanceOptions are --snapshot's one-line form; options embeds them.
 type glanceOptions struct {
-	Format string `long:"format" value-name:"TEMPLATE" unquote:"false" description:"with --snapshot: print one line for all sessions from a Go template: .Summary (\"⏳2 ✓1\"), .Waiting .Failed .Working .Done .Idle .Total (counts of live sessions), .Sessions (the states); nothing at all when the line is empty"`
+	Table  bool   `long:"table" description:"with --snapshot: a table for people, most urgent first, fitted to the terminal"`
+	Format string `long:"format" value-name:"TEMPLATE" unquote:"false" description:"with --snapshot: print one line for all sessions from a Go template: .Summary (\"⏳2 ✓1\"), .Waiting .Failed .Working .Done .Idle .Total (counts of live sessions), .Sessions (the states), .Hosts (states of more than one host: .Summary is then per host); nothing at all when the line is empty"`
 }
 
 // glanceData is what a --format template sees.
@@ -25,6 +27,9 @@ type glanceData struct {
 	glance.Counts
 	Summary  string
 	Sessions []event.Event
+	// Hosts: the states come from more than one host, and Summary is per
+	// host ("laptop ⏳1 · devbox ✓2").
+	Hosts bool
 }
 
 // glance is --snapshot with --format or --tmux: a prompt segment for every
@@ -46,7 +51,7 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 	}
 	if to.Push {
 		socket, name := to.Server()
-		p := newPusher(&tmux.Client{Socket: socket, Name: name}, f.prog.Errorf, f.now)
+		p := newPusher(&tmux.Client{Socket: socket, Name: name}, hostname.Of(f.env), f.prog.Errorf, f.now)
 		p.update(states)
 		if !p.sync(ctx) {
 			code = cli.ExitError
@@ -61,8 +66,9 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 			live = append(live, s)
 		}
 	}
-	d := glanceData{Counts: glance.Count(live), Sessions: live}
-	d.Summary = d.Counts.Summary()
+	self := hostname.Of(f.env)
+	d := glanceData{Counts: glance.Count(live), Sessions: live, Hosts: glance.Hosts(live, self)}
+	d.Summary = glance.HostSummary(live, self)
 	var b bytes.Buffer
 	if err := t.Execute(&b, d); err != nil {
 		f.prog.Errorf("--format: %v", err)

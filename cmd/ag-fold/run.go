@@ -12,6 +12,7 @@ import (
 	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/fold"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/providers"
@@ -28,14 +29,18 @@ transcript, status, attention, tool, text, prompt, run, pending, since
 (time of the last status edge), gen (bumped whenever status, attention or
 tool change), token ("<since unix ms>.<gen>", what an action must quote)
 and the meters (model, tokens summed over the session, context, cost_usd,
-limits), so a reader never needs the events before it.
+limits), so a reader never needs the events before it. While more than
+one session of one process of an agent that hosts many (OpenCode's
+server) waits, each of those waits carries ambiguous: true, and no
+buttons or keys are offered for it.
 
 Which source wins: an observation older than the one that set the current
 status does not change it, and at the same moment a hook outranks the
 transcript. Sub-agent events never end the session's wait or turn, but a
 sub-agent's prompt is the session's wait. A compaction typed at the prompt
 (/compact) ends idle. When an agent whose process runs one session at a
-time speaks for a new session, the one it ran before is gone. The pane
+time speaks for a new session, or takes a prompt in a session it left,
+the one it ran meanwhile is gone. The pane
 may raise a session to waiting and relabel a hook's permission wait as a
 question or plan; it ends a wait when it shows the agent at work after the
 prompt (answered), and lowers a hook's wait to idle only when it shows the
@@ -44,7 +49,10 @@ lowers a working session with nothing in flight to idle when nothing else
 is heard for 5 s (Escape before Claude's first output writes nothing). A
 transcript tool.end newer than a wait ends it (Codex approvals resolve
 with no hook). Interrupt returns to idle; turn.end with pending background
-agents stays working.
+agents stays working. A transcript's failure or interrupt a moment before a
+hook's end of the turn says how that turn ended, and for an agent whose
+hooks alone say when its turns end (Gemini CLI) a transcript's turn.end is
+no news once its hooks were heard.
 A session that never learnt its process (no pane, no pid: Codex's shared
 background server runs hooks with no terminal) takes the pane of the one
 pane-only sighting (ag-detect) of its agent in its directory, when exactly
@@ -54,7 +62,8 @@ The state file ($AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json) is
 replaced atomically after each burst of input, at most every --debounce,
 and at the end. Gone sessions stay in it for --keep-gone. While stdin is
 open, every --check the sessions' processes are checked (kill 0, and on
-Linux the process start time against pid reuse); dead ones become gone.
+Linux the process start time against pid reuse, and a zombie — exited,
+not yet reaped — is dead); dead ones become gone.
 A session waiting on a prompt to run a command is working again as soon
 as that command is found running under its agent's process (no hook says
 so before the command ends). For an agent whose hooks never report a
@@ -82,6 +91,19 @@ changed; a session's options are cleared when it is gone, and all of them
 when ag-fold ends. A tmux error is reported once and retried; it never
 stops the fold. --snapshot --tmux pushes the state file's states once.
 
+Hosts: every state carries its host ($AG_HOST, else the system's host
+name); sessions, panes and pids of two hosts never mix, and only this
+host's processes are checked. A state of another host (that host's ag-fold,
+over ssh or an MQTT broker) is taken as it is when newer than the one held
+(by t, then gen), written out, and kept in the state file and the tmux
+counts (never on this server's panes). A host.down event (the link to a
+host dropped) marks its sessions stale ("stale":"lost touch with HOST:
+why") until it sends them again; they are dropped if it stays away for
+--keep-gone. --publish CMD runs CMD
+(sh -c) with every current state on stdin after the states change, at
+most every second and again every --publish-every, trying a failed run
+again: a retained snapshot for late subscribers.
+
 --snapshot --format TEMPLATE prints one line for every session at once,
 e.g. --format '{{.Summary}}' gives "⏳2 ✓1"; nothing (exit 1) without a
 state file.`
@@ -98,7 +120,9 @@ type options struct {
 	Check    time.Duration `long:"check" value-name:"DURATION" default:"2s" description:"how often to check that sessions' processes are alive; 0 never"`
 	tmuxOptions
 	glanceOptions
-	Debounce time.Duration `long:"debounce" value-name:"DURATION" default:"100ms" description:"write the state file at most this often while input keeps coming"`
+	Debounce     time.Duration `long:"debounce" value-name:"DURATION" default:"100ms" description:"write the state file at most this often while input keeps coming"`
+	Publish      string        `long:"publish" value-name:"CMD" unquote:"false" description:"after the states change (at most every second), run CMD with sh -c and every current state as NDJSON on stdin, e.g. a retained MQTT snapshot: mosquitto_pub -r -s -t ag/$HOST/snapshot; a failed run is tried again"`
+	PublishEvery time.Duration `long:"publish-every" value-name:"DURATION" default:"60s" description:"with --publish: run it this often even when nothing changed (a confirmation); 0 never"`
 }
 
 // folder is one run of ag-fold.
@@ -114,8 +138,9 @@ type folder struct {
 	filter  *evfilter.Filter
 	fold    *fold.Folder
 
-	path      string // state file; "" with --no-state
-	written   uint64 // fold.Changes() when the state file was last written
+	pub       *publisher // --publish; nil without
+	path      string     // state file; "" with --no-state
+	written   uint64     // fold.Changes() when the state file was last written
 	lastWrite time.Time
 	stateErr  string // last state-file error reported, so it is said once
 	wrote     bool   // something reached stdout
@@ -152,14 +177,23 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone,
-		OneSession: providers.OneSessionPerProcess, Estimate: providers.ApprovalEstimates()})
+		OneSession: providers.OneSessionPerProcess, ManySessions: providers.ManySessionsPerProcess,
+		HookEnds: providers.HookEndsTurns, Estimate: providers.ApprovalEstimates(), Self: hostname.Of(f.env)})
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)
 	}
-	if f.opts.Format != "" && !f.opts.Snapshot {
-		f.prog.Errorf("--format goes with --snapshot (see ag-fold --help)")
-		return cli.ExitError
+	for _, o := range []struct {
+		name string
+		set  bool
+	}{{"--format", f.opts.Format != ""}, {"--table", f.opts.Table}} {
+		if o.set && !f.opts.Snapshot {
+			f.prog.Errorf("%s goes with --snapshot (see ag-fold --help)", o.name)
+			return cli.ExitError
+		}
+	}
+	if f.opts.Table {
+		return f.table(ctx, stdin)
 	}
 	if f.opts.Snapshot && (f.opts.Format != "" || f.opts.Push) {
 		return f.glance(ctx, stdin, f.opts.glanceOptions, f.opts.tmuxOptions)

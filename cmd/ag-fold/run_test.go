@@ -236,15 +236,34 @@ func TestAlive(t *testing.T) {
 	if alive(fold.Proc{PID: 2147000001}) {
 		t.Errorf("impossible pid reported alive")
 	}
-	if _, ok := startTime(os.Getpid()); ok {
+	if _, _, ok := procStat(os.Getpid()); ok {
 		// a session that named this pid an hour before this process began
 		// was another process's: the pid has been reused
 		if alive(fold.Proc{PID: os.Getpid(), Seen: time.Now().Add(-time.Hour)}) {
 			t.Errorf("pid reuse not detected")
 		}
 	}
-	if !alive(fold.Proc{PID: 2147000001, Host: "some-other-host.invalid"}) {
-		t.Errorf("another host's pid was judged here")
+}
+
+// TestOtherHostNotChecked: at the end of input the pids are checked, but
+// only this host's: a session of devbox whose pid does not run here stays.
+func TestOtherHostNotChecked(t *testing.T) {
+	var stdout, stderr lockedBuffer
+	env := func(k string) string { return map[string]string{"AG_DIR": t.TempDir(), "AG_HOST": "laptop"}[k] }
+	f := newFolder(&stdout, &stderr, env, time.Now)
+	now := time.Now().UTC().Format(event.Layout)
+	in := `{"v":1,"t":"` + now + `","kind":"session.start","agent":"claude","session":"a","src":"hook","pid":2147000001,"host":"devbox"}
+{"v":1,"t":"` + now + `","kind":"session.start","agent":"claude","session":"b","src":"hook","pid":2147000001}
+`
+	if code := f.main(context.Background(), []string{"--no-state"}, strings.NewReader(in)); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, `"host":"laptop","status":"gone"`) {
+		t.Errorf("this host's dead pid is not gone:\n%s", out)
+	}
+	if strings.Contains(out, `"host":"devbox","status":"gone"`) {
+		t.Errorf("devbox's pid was judged here:\n%s", out)
 	}
 }
 

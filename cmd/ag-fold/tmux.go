@@ -9,8 +9,10 @@ import (
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/tmux"
 	"github.com/agwatch/ag/filters/tmuxopts"
+	"github.com/agwatch/ag/providers"
 )
 
 // tmuxOptions are the --tmux options; options embeds them.
@@ -45,6 +47,7 @@ const listFormat = "#{pid}\t#{pane_id}\t#{window_id}\t#{pane_tty}\t#{@ag_agent}\
 // tmux error is reported once and retried later; it never stops the fold.
 type pusher struct {
 	tm     *tmux.Client
+	self   hostname.Self
 	errorf func(format string, a ...any)
 	now    func() time.Time
 
@@ -58,8 +61,8 @@ type pusher struct {
 
 	// Owned by the loop (or by sync's caller when there is no loop).
 	panes   map[string]tmuxopts.Pane
-	missing map[string]bool // panes sessions name that the last list lacked
-	server  string          // pid of the server the applied options are in
+	missing map[tmuxopts.Pane]bool // panes (and ttys) sessions name that the last list lacked
+	server  string                 // pid of the server the applied options are in
 	listed  time.Time
 	applied tmuxopts.Set
 	lastErr string
@@ -67,8 +70,8 @@ type pusher struct {
 	calls   int // tmux invocations, for tests
 }
 
-func newPusher(c *tmux.Client, errorf func(string, ...any), now func() time.Time) *pusher {
-	return &pusher{tm: c, errorf: errorf, now: now, model: tmuxopts.NewModel(),
+func newPusher(c *tmux.Client, self hostname.Self, errorf func(string, ...any), now func() time.Time) *pusher {
+	return &pusher{tm: c, self: self, errorf: errorf, now: now, model: newModel(self),
 		wake: make(chan struct{}, 1), done: make(chan struct{}), applied: tmuxopts.Set{}}
 }
 
@@ -79,7 +82,7 @@ func (f *folder) startTmux(ctx context.Context, o tmuxOptions) *pusher {
 		return nil
 	}
 	socket, name := o.Server()
-	p := newPusher(&tmux.Client{Socket: socket, Name: name}, f.prog.Errorf, f.now)
+	p := newPusher(&tmux.Client{Socket: socket, Name: name}, hostname.Of(f.env), f.prog.Errorf, f.now)
 	p.start(ctx)
 	return p
 }
@@ -163,7 +166,7 @@ func (p *pusher) stop(ctx context.Context, clear bool) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	p.mu.Lock()
-	p.model = tmuxopts.NewModel()
+	p.model = newModel(p.self)
 	p.mu.Unlock()
 	if len(p.applied) > 0 {
 		if err := p.push(ctx, tmuxopts.Set{}); err != nil {
@@ -196,7 +199,7 @@ func (p *pusher) sync(ctx context.Context) bool {
 	return false
 }
 
-func (p *pusher) attempt(ctx context.Context, need []string) error {
+func (p *pusher) attempt(ctx context.Context, need []tmuxopts.Pane) error {
 	if p.panes == nil || p.now().Sub(p.listed) > listAge || !p.knows(need) {
 		if err := p.list(ctx); err != nil {
 			return err
@@ -204,10 +207,10 @@ func (p *pusher) attempt(ctx context.Context, need []string) error {
 		// A session in a pane of another server (or of one long gone)
 		// must not make every change list the panes again: it is looked
 		// for again with the next list, at most listAge from now.
-		p.missing = map[string]bool{}
-		for _, id := range need {
-			if _, ok := p.panes[id]; !ok {
-				p.missing[id] = true
+		p.missing = map[tmuxopts.Pane]bool{}
+		for _, w := range need {
+			if !p.has(w) {
+				p.missing[w] = true
 			}
 		}
 	}
@@ -237,13 +240,21 @@ func (p *pusher) push(ctx context.Context, desired tmuxopts.Set) error {
 	return nil
 }
 
-func (p *pusher) knows(panes []string) bool {
-	for _, id := range panes {
-		if _, ok := p.panes[id]; !ok && !p.missing[id] {
+// knows says whether the last list can place every session: its pane is
+// there with the session's tty (respawn-pane gives a pane a new one), or
+// was not at the last list.
+func (p *pusher) knows(panes []tmuxopts.Pane) bool {
+	for _, w := range panes {
+		if !p.has(w) && !p.missing[w] {
 			return false
 		}
 	}
 	return true
+}
+
+func (p *pusher) has(w tmuxopts.Pane) bool {
+	got, ok := p.panes[w.ID]
+	return ok && (w.TTY == "" || got.TTY == "" || w.TTY == got.TTY)
 }
 
 // list reads the server's panes. A new server (first contact, or tmux
@@ -316,4 +327,12 @@ func (p *pusher) fail(err error) {
 		p.errorf("tmux: %s", msg)
 		p.lastErr = msg
 	}
+}
+
+// newModel is the options model, knowing which agents show many sessions
+// in one pane.
+func newModel(self hostname.Self) *tmuxopts.Model {
+	m := tmuxopts.NewModel(self)
+	m.Many = providers.ManySessionsPerProcess
+	return m
 }

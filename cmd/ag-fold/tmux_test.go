@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/tmux"
 )
 
@@ -83,7 +84,7 @@ func TestPusherAgainstTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	var errs []string
-	p := newPusher(c, func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, time.Now)
+	p := newPusher(c, hostname.Named("vm"), func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, time.Now)
 	step := func(name string, states ...event.Event) {
 		t.Helper()
 		p.update(states)
@@ -163,7 +164,7 @@ func TestPusherWithoutServer(t *testing.T) {
 	}
 	var errs []string
 	c := &tmux.Client{Socket: filepath.Join(t.TempDir(), "none")}
-	p := newPusher(c, func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, time.Now)
+	p := newPusher(c, hostname.Named("vm"), func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, time.Now)
 	p.update([]event.Event{mkState(1, "a", "%0", "working", "", "")})
 	if p.sync(context.Background()) {
 		t.Fatal("sync without a server succeeded")
@@ -185,7 +186,7 @@ func TestPusherForeignPane(t *testing.T) {
 	c := tmuxServer(t)
 	ctx := context.Background()
 	now := time.Now()
-	p := newPusher(c, t.Errorf, func() time.Time { return now })
+	p := newPusher(c, hostname.Named("vm"), t.Errorf, func() time.Time { return now })
 	step := func(states ...event.Event) int {
 		t.Helper()
 		calls := p.calls
@@ -208,5 +209,39 @@ func TestPusherForeignPane(t *testing.T) {
 	now = now.Add(listAge + time.Second)
 	if n := step(mkState(4, "a", "%0", "working", "", "")); n != 2 {
 		t.Errorf("after listAge a change ran tmux %d times, want 2 (list, set)", n)
+	}
+}
+
+// respawn-pane keeps the pane's id and gives it a new tty: a session that
+// starts there is shown at once, not after listAge.
+func TestPusherRespawnedPane(t *testing.T) {
+	c := tmuxServer(t)
+	ctx := context.Background()
+	now := time.Now()
+	p := newPusher(c, hostname.Named("vm"), t.Errorf, func() time.Time { return now })
+	tty := func() string { return opt(t, c, "%0", "#{pane_tty}") }
+	old := mkState(1, "a", "%0", "working", "", "")
+	old.TTY = tty()
+	p.update([]event.Event{old})
+	if !p.sync(ctx) {
+		t.Fatal("sync failed")
+	}
+	if _, err := c.Run(ctx, "respawn-pane", "-k", "-t", "%0", "sleep 600"); err != nil {
+		t.Fatal(err)
+	}
+	if tty() == old.TTY {
+		t.Skip("this tmux keeps the tty on respawn")
+	}
+	now = now.Add(time.Second)
+	gone := mkState(2, "a", "%0", "gone", "", "")
+	gone.TTY = old.TTY
+	next := mkState(2, "b", "%0", "waiting", "permission", "Bash")
+	next.TTY = tty()
+	p.update([]event.Event{gone, next})
+	if !p.sync(ctx) {
+		t.Fatal("sync failed")
+	}
+	if got := opt(t, c, "%0", "#{@ag_session} #{@ag_status}"); got != "b waiting" {
+		t.Errorf("respawned pane shows %q, want the new session waiting", got)
 	}
 }

@@ -41,7 +41,7 @@ func (c *cmd) install(o installOpts, remove bool) int {
 	}
 	var all []done
 	for _, in := range ins {
-		ie := provider.InstallEnv{Env: c.env, Hook: hook, DryRun: o.DryRun, Tx: tx}
+		ie := provider.InstallEnv{Env: c.env, Hook: hook, DryRun: o.DryRun, Tx: tx, Version: cli.Version()}
 		d := done{id: in.ID()}
 		if remove {
 			d.res, err = in.Uninstall(ie)
@@ -93,6 +93,9 @@ func (c *cmd) install(o installOpts, remove bool) int {
 			c.reportStatusLine(d.id, d.sl, remove, o.DryRun, backups)
 		}
 	}
+	if !remove {
+		c.warnHook(hook)
+	}
 	return cli.ExitOK
 }
 
@@ -106,6 +109,13 @@ func backupNote(path string, dry bool, backups map[string]configtx.Change) strin
 		return "; the original is kept in " + ch.Backup
 	}
 	return "; the original from before ag is still in " + ch.Backup
+}
+
+// warnHook says so when hooks running hook will break (hookpath.go).
+func (c *cmd) warnHook(hook string) {
+	if w := hookWarning(hook, c.env); w != "" {
+		fmt.Fprintln(c.stdout, "warning: "+w)
+	}
 }
 
 // report says what install/uninstall did, for people.
@@ -160,9 +170,9 @@ func (c *cmd) status(o statusOpts) int {
 	// listed, but one the user never installed for (Not installed) is no
 	// fault: 0 needs at least one Installed and none in need of repair.
 	named := len(o.Agent) > 0
-	code, installed := cli.ExitOK, 0
+	code, installed, used := cli.ExitOK, 0, false
 	for _, in := range ins {
-		st, err := in.Status(provider.InstallEnv{Env: c.env, Hook: hook})
+		st, err := in.Status(provider.InstallEnv{Env: c.env, Hook: hook, Version: cli.Version()})
 		if err != nil {
 			c.prog.Errorf("status %s: %v", in.ID(), err)
 			code = cli.ExitError
@@ -176,6 +186,9 @@ func (c *cmd) status(o statusOpts) int {
 		if sl := c.statusLineLine(in, provider.InstallEnv{Env: c.env, Hook: hook}); sl != "" {
 			fmt.Fprintln(c.stdout, sl)
 		}
+		if st.State != provider.NotInstalled {
+			used = true
+		}
 		switch {
 		case st.State == provider.Installed:
 			installed++
@@ -183,6 +196,9 @@ func (c *cmd) status(o statusOpts) int {
 		case code == cli.ExitOK:
 			code = cli.ExitNoMatch
 		}
+	}
+	if used {
+		c.warnHook(hook)
 	}
 	if code == cli.ExitOK && installed == 0 {
 		code = cli.ExitNoMatch

@@ -73,7 +73,7 @@ type options struct {
 }
 
 type installOpts struct {
-	Agent  []string `long:"agent" value-name:"AGENT" description:"the agent whose config to edit (repeatable): claude, codex"`
+	Agent  []string `long:"agent" value-name:"AGENT" description:"the agent whose config to edit (repeatable): claude, codex, opencode, pi, omp"`
 	DryRun bool     `long:"dry-run" description:"say what would change, write nothing"`
 	Hook   string   `long:"hook" value-name:"PATH" description:"the ag-hook path to write (default: the ag-hook that runs this)"`
 	// Statusline also wraps Claude's statusLine (uninstall always restores it).

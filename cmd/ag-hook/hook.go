@@ -5,9 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/spool"
 	"github.com/agwatch/ag/providers/hooks"
@@ -46,9 +46,7 @@ func (c *cmd) hook(h hooks.Mapper, hookEvent string, print bool) (code int) {
 	hc := provider.HookContext{Now: now, Pane: c.env("TMUX_PANE"), Event: hookEvent}
 	hc.PID, hc.TTY = agentProcess(os.Getppid(), h.ProcessNames())
 	hc.Cwd, _ = os.Getwd()
-	if host, err := os.Hostname(); err == nil {
-		hc.Host, _, _ = strings.Cut(host, ".")
-	}
+	hc.Host = hostname.Of(c.env).Name
 	events, err := h.MapHook(payload, hc)
 	if err != nil {
 		c.debugf("%s: %v", h.ID(), err)

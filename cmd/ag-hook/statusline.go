@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/spool"
 	"github.com/agwatch/ag/providers/claude/claudehook"
@@ -165,9 +166,7 @@ func (c *cmd) appendMeter(st *claudehook.Status) {
 		}
 	}
 	e.PID, e.TTY = agentProcess(os.Getppid(), claudehook.Mapper{}.ProcessNames())
-	if host, err := os.Hostname(); err == nil {
-		e.Host, _, _ = strings.Cut(host, ".")
-	}
+	e.Host = hostname.Of(c.env).Name
 	if err := spool.Append(paths.Spool(c.env), event.AppendJSON(nil, e), spool.Max(c.env)); err != nil {
 		c.debugf("statusline: spool: %v", err)
 		return

@@ -60,11 +60,18 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 	}
 	fail := func(err error) result { return r.finish(statusError, err.Error(), cli.ExitError) }
 
-	if fromStream && a.ID != "" {
-		if c.seen[a.ID] {
-			return refuse("action %s was already performed", a.ID)
+	if c.key != nil && !fromStream {
+		return refuse("with --verify only signed action events are obeyed; an action on the command line carries no signature")
+	}
+	if why := c.verify(a); why != "" {
+		return refuse("%s", why)
+	}
+	if fromStream {
+		k := c.doneKey(a)
+		if c.performed.has(k) {
+			return refuse("action %s was already performed", orDash(a.ID))
 		}
-		c.seen[a.ID] = true
+		c.performed.add(k, c.now())
 	}
 	st, ok, err := c.lookup(a)
 	switch {
@@ -179,12 +186,12 @@ func (c *cmd) typePlan(ctx context.Context, pane string, p keyplan.Plan) (int, e
 // lookup finds the action's session: by agent and session when the action
 // names them (events from ag-notify do), else by pane.
 func (c *cmd) lookup(a *event.Event) (event.Event, bool, error) {
-	states, err := state.Read(c.opts.StateFile)
+	states, err := c.states()
 	if err != nil {
 		return event.Event{}, false, err
 	}
 	if a.Session == "" {
-		st, ok := state.ForPane(states, a.Pane)
+		st, ok := state.ForPaneOf(states, a.Pane, providers.ManySessionsPerProcess)
 		return st, ok, nil
 	}
 	var best event.Event
@@ -202,4 +209,10 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// states reads this host's sessions from the state file.
+func (c *cmd) states() ([]event.Event, error) {
+	all, err := state.Read(c.opts.StateFile)
+	return state.Local(all, c.self.Is), err
 }

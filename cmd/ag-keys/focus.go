@@ -8,11 +8,13 @@ import (
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/state"
+	"github.com/agwatch/ag/providers"
 )
 
 // focusOptions are the focus command's options; options embeds them.
 type focusOptions struct {
 	NextWaiting bool   `long:"next-waiting" description:"focus: the next pane after --pane (cycling, in tmux's order) whose session waits for you"`
+	Choose      bool   `long:"choose" description:"focus: pick the pane from a tmux menu of every agent session, most urgent first"`
 	Client      string `short:"c" long:"client" value-name:"NAME" description:"focus: the tmux client to switch to the pane's session (the tmux plugin passes #{client_name})"`
 }
 
@@ -22,8 +24,9 @@ const focusPanes = "#{pane_id}\t#{pane_tty}"
 
 // focus brings a pane forward: with --next-waiting the next pane whose
 // session waits (from the state file), else --pane. It selects the pane's
-// window and the pane, and with --client switches that client to it. It
-// types nothing. Exit 1 when no pane waits.
+// window and the pane, and with --client switches that client to it. With
+// --choose it opens a menu of the sessions whose entries do that. It
+// types nothing. Exit 1 when no pane waits (or none has a session).
 func (c *cmd) focus(ctx context.Context, o focusOptions) int {
 	a := event.New(event.Action, c.now(), "", "")
 	a.Action, a.Pane = "focus", c.opts.Pane
@@ -36,25 +39,37 @@ func (c *cmd) focus(ctx context.Context, o focusOptions) int {
 		return r.code
 	}
 	target := c.opts.Pane
-	if o.NextWaiting {
-		st, ok, err := c.nextWaiting(ctx, c.opts.Pane)
-		switch {
-		case errors.Is(err, state.ErrNoFile):
-			return finish(statusRefused, "no state file "+c.opts.StateFile+" (is ag-fold running?)", cli.ExitNoMatch)
-		case err != nil:
-			c.prog.Errorf("%v", err)
-			return finish(statusError, err.Error(), cli.ExitError)
-		case !ok:
-			return finish(statusRefused, "no session is waiting", cli.ExitNoMatch)
+	var args []string // the tmux command; nil: focus target
+	var err error
+	ok, none := true, ""
+	switch {
+	case o.Choose && o.NextWaiting:
+		return c.usage("focus takes --choose or --next-waiting, not both")
+	case o.Choose:
+		args, ok, err = c.chooseMenu(ctx, o.Client)
+		none = "no agent session in a tmux pane"
+	case o.NextWaiting:
+		var st event.Event
+		st, ok, err = c.nextWaiting(ctx, c.opts.Pane)
+		none = "no session is waiting"
+		if ok && err == nil {
+			target = st.Pane
+			r.ev.Agent, r.ev.Session, r.ev.Pane = st.Agent, st.Session, st.Pane
 		}
-		target = st.Pane
-		r.ev.Agent, r.ev.Session, r.ev.Pane = st.Agent, st.Session, st.Pane
-	} else if target == "" {
-		return c.usage("focus needs --pane or --next-waiting")
+	case target == "":
+		return c.usage("focus needs --pane, --next-waiting or --choose")
 	}
-	args := []string{"select-window", "-t", target, ";", "select-pane", "-t", target}
-	if o.Client != "" {
-		args = append([]string{"switch-client", "-c", o.Client, "-t", target, ";"}, args...)
+	switch {
+	case errors.Is(err, state.ErrNoFile):
+		return finish(statusRefused, "no state file "+c.opts.StateFile+" (is ag-fold running?)", cli.ExitNoMatch)
+	case err != nil:
+		c.prog.Errorf("%v", err)
+		return finish(statusError, err.Error(), cli.ExitError)
+	case !ok:
+		return finish(statusRefused, none, cli.ExitNoMatch)
+	}
+	if args == nil {
+		args = focusArgs(target, o.Client)
 	}
 	if !c.opts.DryRun {
 		if _, err := c.tmux.Run(ctx, args...); err != nil {
@@ -69,10 +84,20 @@ func (c *cmd) focus(ctx context.Context, o focusOptions) int {
 	return finish(status, "", cli.ExitOK)
 }
 
+// focusArgs is the tmux command that brings pane forward (on client, when
+// named: its session too).
+func focusArgs(pane, client string) []string {
+	args := []string{"select-window", "-t", pane, ";", "select-pane", "-t", pane}
+	if client != "" {
+		args = append([]string{"switch-client", "-c", client, "-t", pane, ";"}, args...)
+	}
+	return args
+}
+
 // nextWaiting picks the waiting session whose pane comes first after
 // current in tmux's pane order (session, window, pane), wrapping around.
 func (c *cmd) nextWaiting(ctx context.Context, current string) (event.Event, bool, error) {
-	states, err := state.Read(c.opts.StateFile)
+	states, err := c.states()
 	if err != nil {
 		return event.Event{}, false, err
 	}
@@ -89,7 +114,7 @@ func (c *cmd) nextWaiting(ctx context.Context, current string) (event.Event, boo
 		if id == current {
 			at = len(order)
 		}
-		st, ok := state.ForPane(states, id)
+		st, ok := state.ForPaneOf(states, id, providers.ManySessionsPerProcess)
 		if !ok || st.Status != event.StatusWaiting || (st.TTY != "" && tty != "" && st.TTY != tty) {
 			continue
 		}

@@ -5,14 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/keyplan"
 	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/filters/sign"
 	"github.com/agwatch/ag/filters/tmux"
 	"github.com/agwatch/ag/providers"
 	"github.com/agwatch/ag/providers/provider"
@@ -47,10 +50,28 @@ performs each; each must quote the state's token. Every action writes one
 "keys" event: status sent, refused or error, the reason, and in text what
 was typed.
 
+Hosts: ag-keys acts only on actions that name its host ($AG_HOST, else the
+system's host name) or none; another host's are skipped without a word
+(over a broker every host hears every action). The same action (its id;
+under --verify its signature) is performed once, across restarts too
+(keys-done beside the state file): MQTT QoS 1 may deliver it twice.
+
+Signed actions, for actions that crossed a network:
+  keygen FILE     write a new random key to FILE (0600, never over a file)
+  sign FILE       sign the action events on stdin (--host for those that
+                  name none), pass other lines through
+  --verify FILE   obey only actions signed with that key, for this host, at
+                  most --window old (or ahead), not performed before; refuse
+                  the rest with a keys event saying why (exit 1 on argv,
+                  which carries no signature). A key file that group or
+                  others may read is refused.
+
 Commands:
   focus           select --pane's window and pane (with --client, switch that
                   client to it); with --next-waiting, the next pane after
-                  --pane whose session waits, cycling; exit 1 when none waits
+                  --pane whose session waits, cycling; exit 1 when none waits;
+                  with --choose, a tmux menu of every agent session, most
+                  urgent first: picking one focuses its pane
   resume          type the agent's resume command into --pane, which must be
                   at a POSIX shell (the session comes from the state file, or
                   --agent/--session)
@@ -69,18 +90,21 @@ type options struct {
 	cli.Common
 	cli.Filter
 	cli.Tmux
-	Pane       string `short:"t" long:"pane" value-name:"%ID" description:"the tmux pane of the session"`
-	Token      string `long:"token" value-name:"T" description:"the state token the action was offered under; refuse if the session moved on"`
-	Agent      string `long:"agent" value-name:"ID" description:"agent id for resume-command and spawn (default claude)"`
-	Session    string `long:"session" value-name:"ID" description:"session id for resume and resume-command"`
-	Prompt     string `long:"prompt" value-name:"TEXT" unquote:"false" description:"spawn: the initial prompt"`
-	Model      string `long:"model" value-name:"NAME" description:"resume/spawn: run on this model"`
-	Fork       string `long:"fork" value-name:"SESSION" description:"spawn: fork this session (its transcript comes from the state file)"`
-	Transcript string `long:"transcript" value-name:"PATH" description:"spawn --fork: the transcript to fork from, instead of the state file's"`
-	Bin        string `long:"bin" value-name:"PATH" description:"the agent's launcher (default: the provider's, e.g. claude)"`
-	StateFile  string `long:"state" value-name:"FILE" description:"ag-fold's state file (default $AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json)"`
-	Pass       bool   `long:"pass" description:"filter: also pass every input event through"`
-	DryRun     bool   `short:"n" long:"dry-run" description:"decide and report, but type nothing"`
+	Pane       string        `short:"t" long:"pane" value-name:"%ID" description:"the tmux pane of the session"`
+	Token      string        `long:"token" value-name:"T" description:"the state token the action was offered under; refuse if the session moved on"`
+	Agent      string        `long:"agent" value-name:"ID" description:"agent id for resume-command and spawn (default claude)"`
+	Session    string        `long:"session" value-name:"ID" description:"session id for resume and resume-command"`
+	Prompt     string        `long:"prompt" value-name:"TEXT" unquote:"false" description:"spawn: the initial prompt"`
+	Model      string        `long:"model" value-name:"NAME" description:"resume/spawn: run on this model"`
+	Fork       string        `long:"fork" value-name:"SESSION" description:"spawn: fork this session (its transcript comes from the state file)"`
+	Transcript string        `long:"transcript" value-name:"PATH" description:"spawn --fork: the transcript to fork from, instead of the state file's"`
+	Bin        string        `long:"bin" value-name:"PATH" description:"the agent's launcher (default: the provider's, e.g. claude)"`
+	StateFile  string        `long:"state" value-name:"FILE" description:"ag-fold's state file (default $AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json)"`
+	Pass       bool          `long:"pass" description:"filter: also pass every input event through"`
+	Verify     string        `long:"verify" value-name:"FILE" description:"obey only actions signed with the key in FILE (ag-keys keygen), for this host, at most --window old, never twice; refuse anything else"`
+	Window     time.Duration `long:"window" value-name:"DURATION" default:"60s" description:"with --verify: how old (or how far ahead, for clocks apart) a signed action may be"`
+	Host       string        `long:"host" value-name:"NAME" description:"sign: the host for actions that name none"`
+	DryRun     bool          `short:"n" long:"dry-run" description:"decide and report, but type nothing"`
 	focusOptions
 }
 
@@ -98,7 +122,11 @@ type cmd struct {
 	// state file is rewritten with a debounce, so a second press on the
 	// same wait could otherwise still match the old token.
 	acted map[string]bool
-	seen  map[string]bool // action ids already performed (replays)
+	self  hostname.Self
+	key   sign.Key // with --verify
+	// performed holds the actions already handled (ids, or signatures
+	// under --verify), also across restarts: replays, QoS 1 duplicates.
+	performed *done
 	// sent, when set, hears each step's send as tmux returns from it (tests
 	// check the timing ag-keys controls apart from tmux's delivery).
 	sent func(keyplan.Step, time.Time)
@@ -120,7 +148,6 @@ func newCmd(stdout, stderr io.Writer) *cmd {
 		sleep: sleepCtx,
 		out:   cli.NewWriter(stdout),
 		acted: map[string]bool{},
-		seen:  map[string]bool{},
 	}
 }
 
@@ -137,12 +164,30 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 	c.filter = f
 	socket, name := c.opts.Server()
 	c.tmux = &tmux.Client{Socket: socket, Name: name}
+	c.self = hostname.Of(c.env)
 	if c.opts.StateFile == "" {
 		c.opts.StateFile = paths.StateFile(c.env)
 	}
+	if len(rest) > 0 && (rest[0] == "keygen" || rest[0] == "sign") {
+		if len(rest) != 2 {
+			return c.usage("%s takes one FILE (the key)", rest[0])
+		}
+		if rest[0] == "keygen" {
+			return c.keygen(rest[1])
+		}
+		return c.signStream(ctx, rest[1], stdin)
+	}
+	if c.opts.Verify != "" {
+		if c.key, err = sign.Load(c.opts.Verify); err != nil {
+			c.prog.Errorf("--verify: %v", err)
+			return cli.ExitError
+		}
+	}
 	if len(rest) == 0 {
+		c.performed = openDone(filepath.Join(filepath.Dir(c.opts.StateFile), "keys-done"))
 		return c.filterMode(ctx, stdin)
 	}
+	c.performed = openDone("")
 	word, rest := rest[0], rest[1:]
 	switch word {
 	case "focus":
@@ -170,7 +215,7 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return c.usage("%s needs --pane", word)
 	}
 	a := event.New(event.Action, c.now(), "", "")
-	a.Action, a.Pane, a.Token = word, c.opts.Pane, c.opts.Token
+	a.Action, a.Pane, a.Token, a.Host = word, c.opts.Pane, c.opts.Token, c.self.Name
 	if len(rest) == 1 {
 		a.Text = rest[0]
 	}
@@ -235,8 +280,8 @@ func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 				return c.writeErr(err)
 			}
 		}
-		if e.Kind != event.Action {
-			continue
+		if e.Kind != event.Action || !c.mine(e) {
+			continue // another host's action is its own to answer
 		}
 		r := c.act(ctx, e, true)
 		if r.code == cli.ExitError {

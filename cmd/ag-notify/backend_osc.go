@@ -43,8 +43,8 @@ func (b *oscBackend) targets(ctx context.Context, n *notify.Note) []target {
 	if b.tty != "" {
 		return []target{{path: b.tty, term: b.env("TERM"), wrap: b.env("TMUX") != ""}}
 	}
-	if n.Pane != "" {
-		if lines, err := paneClients(ctx, b.tmux, n.Pane, "#{client_tty}\t#{client_termname}"); err == nil && len(lines) > 0 {
+	if n.Pane != "" || n.Remote {
+		if lines, err := paneClients(ctx, b.tmux, localPane(n), "#{client_tty}\t#{client_termname}"); err == nil && len(lines) > 0 {
 			var ts []target
 			for _, l := range lines {
 				path, term, _ := strings.Cut(l, "\t")
@@ -54,7 +54,7 @@ func (b *oscBackend) targets(ctx context.Context, n *notify.Note) []target {
 			return ts
 		}
 	}
-	if n.TTY != "" && strings.HasPrefix(n.TTY, "/dev/") {
+	if n.TTY != "" && strings.HasPrefix(n.TTY, "/dev/") && !n.Remote {
 		return []target{{path: n.TTY, term: b.env("TERM"), wrap: n.Pane != ""}}
 	}
 	return nil

@@ -21,7 +21,7 @@ type tmuxBackend struct {
 func (b *tmuxBackend) Name() string { return "tmux" }
 
 func (b *tmuxBackend) Deliver(ctx context.Context, n *notify.Note) (string, error) {
-	clients, err := paneClients(ctx, b.tmux, n.Pane, "#{client_name}")
+	clients, err := paneClients(ctx, b.tmux, localPane(n), "#{client_name}")
 	if err != nil {
 		return "", err
 	}
@@ -74,6 +74,15 @@ func (b *tmuxBackend) Close() {
 
 // paneClients lists, in format, the clients attached to the session that
 // holds pane (every client when pane is empty).
+// localPane is the note's pane on this tmux server: "" for another host's
+// session (its %3 is a pane over there), which is told on every client.
+func localPane(n *notify.Note) string {
+	if n.Remote {
+		return ""
+	}
+	return n.Pane
+}
+
 func paneClients(ctx context.Context, c *tmux.Client, pane, format string) ([]string, error) {
 	args := []string{"list-clients", "-F", format}
 	if pane != "" {

@@ -11,7 +11,9 @@ import (
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/notify"
+	"github.com/agwatch/ag/filters/sign"
 	"github.com/agwatch/ag/filters/tmux"
 	"github.com/agwatch/ag/providers"
 	"github.com/agwatch/ag/providers/provider"
@@ -44,7 +46,22 @@ A button press is written to stdout as an "action" event quoting the
 state's token; pipe into ag-keys to carry it out (ag-keys refuses it if the
 session moved on). Deliveries and retractions are written as "notify"
 events. A failing backend logs one line on stderr; the others and the
-stream go on.`
+stream go on.
+
+Replays and duplicates change nothing: a state older (its t, then gen)
+than the last one taken in for its session, or the same gen and token
+again, is passed through and otherwise ignored.
+
+Hosts: sessions are keyed by host too, and the action a button makes names
+the session's host, so "ag-keys" on each host types only what is meant for
+it. Once a state of another host than this one ($AG_HOST, else the system's
+host name) is seen, titles name the host ("Claude Code@devbox · shop").
+When the link to a host is down (a stale state, a host.down event, or the
+end of input for the hosts it carried) its shown notifications are
+replaced by one saying so, without buttons, and stderr says so once; the
+host confirming the same state gives them back. --sign FILE signs the
+actions this ag-notify's own buttons make (never an action passing
+through), for ag-keys --verify on the far side of a broker.`
 
 type options struct {
 	cli.Common
@@ -64,6 +81,7 @@ type options struct {
 	Timeout    time.Duration `long:"timeout" value-name:"DUR" default:"3s" description:"longest one delivery may take"`
 	NoQuiet    bool          `long:"no-quiet" description:"notify even while the user is looking at the pane"`
 	TmuxPopup  bool          `long:"tmux-popup" description:"tmux backend: a wait with buttons opens a display-popup to approve, deny or reply"`
+	Sign       string        `long:"sign" value-name:"FILE" description:"sign the actions this program's buttons make with the key in FILE (ag-keys keygen), for ag-keys --verify"`
 
 	// Popup mode: ag-notify as the command inside its own tmux popup.
 	Popup      string `long:"popup" hidden:"true"`
@@ -84,6 +102,9 @@ type cmd struct {
 	agents notify.Agents
 	policy *notify.Policy
 	look   *looker
+	host   hostname.Self
+	key    sign.Key        // --sign
+	down   map[string]bool // hosts said to be out of reach
 
 	workers []*worker
 	results chan result
@@ -147,10 +168,17 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	c.filter = f
+	if c.opts.Sign != "" {
+		if c.key, err = sign.Load(c.opts.Sign); err != nil {
+			c.prog.Errorf("--sign: %v", err)
+			return cli.ExitError
+		}
+	}
 	socket, name := c.opts.Server()
 	c.tmux = &tmux.Client{Socket: socket, Name: name}
 	c.look = newLooker(c.tmux, c.now)
-	cfg := notify.Config{Debounce: c.opts.Debounce, Cooldown: c.opts.Cooldown, MaxAge: c.opts.MaxAge, Agents: c.agents}
+	c.host, c.down = hostname.Of(c.env), map[string]bool{}
+	cfg := notify.Config{Debounce: c.opts.Debounce, Cooldown: c.opts.Cooldown, MaxAge: c.opts.MaxAge, Agents: c.agents, Self: c.host}
 	if !c.opts.NoQuiet {
 		cfg.Looking = c.look.Looking
 	}
@@ -256,6 +284,10 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 		case in, ok := <-lines:
 			if !ok {
 				lines, eof = nil, true
+				for _, h := range c.policy.Hosts() {
+					c.lost(h, "the input ended")
+					c.act(c.policy.Unreachable(h))
+				}
 				continue
 			}
 			if err := c.pass(&in); err != nil {
@@ -267,6 +299,7 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 				c.prog.Errorf("%v", err)
 				code = cli.ExitError
 			}
+			c.hostNews(&in.e)
 			c.act(c.policy.Observe(c.now(), &in.e))
 			rearm()
 		case <-timer.C:
@@ -282,7 +315,7 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 			if p.note != nil {
 				c.policy.Answered(p.note.Key)
 			}
-			c.emit(actionEvent(c.now(), p))
+			c.emit(c.action(p))
 		case <-allDone:
 			c.finish(allDone)
 			return code
@@ -297,7 +330,7 @@ func (c *cmd) finish(allDone <-chan struct{}) {
 		case r := <-c.results:
 			c.report(r)
 		case p := <-c.presses:
-			c.emit(actionEvent(c.now(), p))
+			c.emit(c.action(p))
 		case <-allDone:
 			for {
 				select {
@@ -357,10 +390,10 @@ func (c *cmd) emit(e event.Event) {
 func notifyEvent(now time.Time, r result) event.Event {
 	n := r.note
 	e := event.New(event.Notify, now, n.Agent, n.Session)
-	e.Src, e.Pane, e.Action, e.Backend, e.Ref = event.SrcNotify, n.Pane, r.op.String(), r.backend, r.ref
+	e.Src, e.Pane, e.Host, e.Action, e.Backend, e.Ref = event.SrcNotify, n.Pane, n.Host, r.op.String(), r.backend, r.ref
 	e.Status, e.Attention, e.Tool, e.Token, e.Reason = n.Kind, n.Attention, n.Tool, n.Token, r.reason
 	e.Text = n.Subtitle
-	e.ID = event.MakeID(event.SrcNotify, n.Agent, n.Session, n.Token, r.op.String(), r.backend, r.ref)
+	e.ID = event.MakeID(event.SrcNotify, n.Host, n.Agent, n.Session, n.Token, r.op.String(), r.backend, r.ref)
 	return e
 }
 
@@ -369,12 +402,49 @@ func notifyEvent(now time.Time, r result) event.Event {
 func actionEvent(now time.Time, p press) event.Event {
 	n := p.note
 	e := event.New(event.Action, now, n.Agent, n.Session)
-	e.Src, e.Pane, e.TTY, e.Action, e.Token = event.SrcNotify, n.Pane, n.TTY, p.action, n.Token
+	e.Src, e.Pane, e.TTY, e.Host, e.Action, e.Token = event.SrcNotify, n.Pane, n.TTY, n.Host, p.action, n.Token
 	e.Attention, e.Backend = n.Attention, p.backend
 	e.Text = notify.SanitizeReply(p.text)
 	// The same press on the same offer is the same request: one id.
-	e.ID = event.MakeID(event.SrcNotify, n.Agent, n.Session, n.Token, p.action, e.Text)
+	e.ID = event.MakeID(event.SrcNotify, n.Host, n.Agent, n.Session, n.Token, p.action, e.Text)
 	return e
+}
+
+// action is a press as this ag-notify writes it: signed with --sign. Only
+// presses of its own buttons come here; actions in its input pass through
+// as they are.
+func (c *cmd) action(p press) event.Event {
+	e := actionEvent(c.now(), p)
+	if c.key != nil {
+		c.key.Sign(&e)
+	}
+	return e
+}
+
+// hostNews says once that a host is out of reach (host.down, or a stale
+// state), and forgets it when the host speaks again.
+func (c *cmd) hostNews(e *event.Event) {
+	switch {
+	case c.host.Is(e.Host):
+	case e.Kind == event.HostDown:
+		why := "its link is down"
+		if e.Reason != "" {
+			why = e.Reason
+		}
+		c.lost(e.Host, why)
+	case e.Kind == event.State && e.Stale != "":
+		c.lost(e.Host, "its states are stale")
+	case e.Kind == event.State:
+		delete(c.down, e.Host)
+	}
+}
+
+func (c *cmd) lost(host, why string) {
+	if c.down[host] {
+		return
+	}
+	c.down[host] = true
+	c.prog.Errorf("lost touch with %s (%s): its sessions are shown stale until it is back", host, why)
 }
 
 // lockedWriter serialises stderr: backends and the reader report from

@@ -24,7 +24,10 @@ spool.ndjson, in the state dir) and the transcripts of every agent that
 writes them (Claude Code: ~/.claude/projects/*/*.jsonl, the same under
 $CLAUDE_CONFIG_DIR and ~/.config/claude, and sub-agent files
 <session>/subagents/agent-*.jsonl; Codex: rollouts under
-$CODEX_HOME/sessions, else ~/.codex/sessions), and writes ag events on
+$CODEX_HOME/sessions, else ~/.codex/sessions; Gemini CLI: chats under
+~/.gemini/tmp/*/chats/ ($GEMINI_CLI_HOME/.gemini if set), .jsonl and the
+older whole-file .json; Antigravity: ~/.gemini/antigravity-cli/brain/
+*/.system_generated/logs/transcript*.jsonl), and writes ag events on
 stdout.
 
 Spool events pass through as they are. Transcript lines become turn.start

@@ -1,4 +1,5 @@
-# ag prompt segment for bash: source this from ~/.bashrc.
+# ag prompt segment for bash: source this from ~/.bashrc (make install puts
+# it in ~/.local/share/ag/shell/ag.bash).
 # Shows the agent in this tmux pane ("claude ⏳ Bash") before the prompt;
 # set AG_PROMPT_ALL=1 to show every agent's state instead ("⏳2 ✓1").
 __ag_segment() {

@@ -1,4 +1,5 @@
-# ag prompt segment for fish: copy to ~/.config/fish/conf.d/ag.fish.
+# ag prompt segment for fish: copy or link to ~/.config/fish/conf.d/ag.fish
+# (make install puts it in ~/.local/share/ag/shell/ag.fish).
 # Shows the agent in this tmux pane ("claude ⏳ Bash") at the right of the
 # prompt; set -U AG_PROMPT_ALL 1 to show every agent's state ("⏳2 ✓1").
 function __ag_segment

@@ -1,4 +1,5 @@
-# ag prompt segment for zsh: source this from ~/.zshrc.
+# ag prompt segment for zsh: source this from ~/.zshrc (make install puts it
+# in ~/.local/share/ag/shell/ag.zsh).
 # Shows the agent in this tmux pane ("claude ⏳ Bash") at the right of the
 # prompt; set AG_PROMPT_ALL=1 to show every agent's state ("⏳2 ✓1").
 __ag_precmd() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env sh
 # ag.tmux — agent state in tmux: an icon per window and pane, a count of
 # sessions waiting for you in status-right, and key bindings to jump to the
-# next waiting pane and approve or deny in the current one.
+# next waiting pane, to pick one from a menu, and to approve or deny in the
+# current one.
 #
 # It starts nothing heavy: the options the formats read are pushed by the
 # login pipeline's `ag-fold --tmux` whenever a state changes, so tmux never
@@ -9,13 +10,16 @@
 # background, so a tmux started after the pipeline shows the current state.
 #
 # Options (set before the plugin loads; see contrib/tmux/README.md):
-#   @ag_bin_dir       directory of the ag binaries (default: $PATH)
+#   @ag_bin_dir       directory of the ag binaries (default: PREFIX/bin when
+#                     run from make install's PREFIX/share/ag/tmux, else $PATH)
 #   @ag_auto          on: add the segments to status-right, the window
 #                     status formats and pane-border-format; off: only
 #                     replace the #{ag_*} placeholders you put there
 #   @ag_pane_border   on: also turn pane-border-status on (default off)
 #   @ag_key_next      key (after the prefix) to jump to the next waiting
 #                     pane, default A; "off" for none
+#   @ag_key_choose    default S: a menu of every agent session, most
+#                     urgent first; picking one focuses its pane
 #   @ag_key_approve   default Y: approve the wait in the current pane
 #   @ag_key_deny      default N: deny it
 #
@@ -75,6 +79,14 @@ shq() {
 
 auto=$(get @ag_auto on)
 bin_dir=$(get @ag_bin_dir "")
+# Installed by make install (PREFIX/share/ag/tmux), the programs are in
+# PREFIX/bin, whatever the tmux server's PATH.
+case $bin_dir:$0 in
+:*/share/ag/tmux/ag.tmux)
+	d=${0%/share/ag/tmux/ag.tmux}/bin
+	[ -x "$d/ag-keys" ] && bin_dir=$d
+	;;
+esac
 bin=""
 [ -n "$bin_dir" ] && bin="$(shq "${bin_dir%/}")/"
 
@@ -98,6 +110,8 @@ bind() { # bind OPTION DEFAULT COMMAND MESSAGE-WHEN-REFUSED
 }
 bind @ag_key_next A "${bin}ag-keys focus --next-waiting --pane '#{pane_id}' --client '#{client_name}'" \
 	'ag: no agent is waiting'
+bind @ag_key_choose S "${bin}ag-keys focus --choose --client '#{client_name}'" \
+	'ag: no agent session in a pane'
 bind @ag_key_approve Y "${bin}ag-keys approve --pane '#{pane_id}'" \
 	'ag: nothing here to approve'
 bind @ag_key_deny N "${bin}ag-keys deny --pane '#{pane_id}'" \

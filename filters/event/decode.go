@@ -41,7 +41,7 @@ type SyntaxError = jsonscan.SyntaxError
 // constants is laid out by the linker: no start-up cost, which a map has.
 var interned = [...]string{
 	"Bash", "Edit", "Read", "Write", "action", "antigravity", "claude", "codex", "copilot",
-	"cursor", "done", "failed", "fold", "gemini", "gone", "hook", "idle", "interrupt",
+	"cursor", "done", "failed", "fold", "gemini", "gone", "hook", "host.down", "idle", "interrupt",
 	"keys", "log", "meter", "notify", "omp", "opencode", "pane", "permission", "pi", "plan",
 	"proc", "proc.down", "proc.up", "question", "session.end", "session.start", "state",
 	"statusline", "tool.end", "tool.start", "turn.end", "turn.fail", "turn.start", "wait",
@@ -204,8 +204,20 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 		e.Gen, err = d.Int()
 	case "token":
 		e.Token, err = d.str()
+	case "stale":
+		e.Stale, err = d.str()
 	case "action":
 		e.Action, err = d.str()
+	case "ambiguous":
+		switch {
+		case d.Literal("true"):
+			e.Ambiguous = true
+		case d.Literal("false"), d.Literal("null"):
+		default:
+			err = d.Errorf("want true or false")
+		}
+	case "sig":
+		e.Sig, err = d.str()
 	default:
 		start := d.I
 		if err = d.Skip(); err != nil {

@@ -59,6 +59,10 @@ func AppendJSON(b []byte, e *Event) []byte {
 		b = strconv.AppendInt(b, e.Gen, 10)
 	}
 	b = appendStr(b, "token", e.Token, false)
+	if e.Ambiguous {
+		b = append(b, `,"ambiguous":true`...)
+	}
+	b = appendStr(b, "stale", e.Stale, false)
 	b = appendStr(b, "model", e.Model, false)
 	if t := e.Tokens; t != nil {
 		b = append(b, `,"tokens":{"in":`...)
@@ -109,6 +113,7 @@ func AppendJSON(b []byte, e *Event) []byte {
 		}
 		b = append(b, ']')
 	}
+	b = appendStr(b, "sig", e.Sig, false)
 	if len(e.Extra) > 0 {
 		b = append(b, ',')
 		b = append(b, e.Extra...)

@@ -38,11 +38,16 @@ const (
 	Notify = "notify"
 	Action = "action"
 	Keys   = "keys"
+
+	// HostDown says the link to a host's stream is down (ssh exited, the
+	// broker lost the host's publisher): its states are stale until it
+	// speaks again.
+	HostDown = "host.down"
 )
 
 // Kinds lists every kind this version knows, in documentation order.
 var Kinds = []string{SessionStart, SessionEnd, TurnStart, ToolStart, ToolEnd, Wait, WaitEnd,
-	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys}
+	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys, HostDown}
 
 // Sources: who observed an event.
 const (
@@ -174,11 +179,23 @@ type Event struct {
 	Since  *Time  `json:"since,omitzero"`
 	Gen    int64  `json:"gen,omitzero"`
 	Token  string `json:"token,omitempty"`
+	// Ambiguous marks a wait that keys cannot be trusted to reach: another
+	// session of the same agent process waits too, and a key typed into
+	// the pane they share answers whichever dialog it shows (OpenCode's
+	// server). Notifications offer no buttons for it; ag-keys refuses it.
+	Ambiguous bool `json:"ambiguous,omitzero"`
+	// Stale says why a state read back may no longer hold: the ag-fold
+	// that kept the state file is gone, or the state's host stopped being
+	// heard. ag-fold never writes it for its own sessions; readers set it.
+	Stale string `json:"stale,omitempty"`
 
 	// Action / keys (ag-notify, ag-keys).
 	Action  string `json:"action,omitempty"`
 	Backend string `json:"backend,omitempty"` // notify: which backend delivered
 	Ref     string `json:"ref,omitempty"`     // notify: the backend's id for it
+	// Sig is an action's signature (HMAC-SHA256 by the user's front-end,
+	// see filters/sign): what lets an action that crossed a network type.
+	Sig string `json:"sig,omitempty"`
 
 	// Extra holds the members this version does not know, as raw
 	// comma-separated "name":value pairs, written back verbatim.

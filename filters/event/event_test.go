@@ -23,7 +23,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 		},
 		{
 			name: "every known member",
-			in:   `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"state","agent":"claude","session":"s1","src":"fold","id":"abc","run":"r1","pid":42,"tty":"/dev/pts/3","pane":"%12","host":"box","cwd":"/w","branch":"main","argv0":"claude","transcript":"/t.jsonl","sub":"a1","status":"waiting","attention":"permission","tool":"Bash","tool_id":"toolu_1","action":"approve","text":"echo hi","reason":"r","prompt":"do it","pending":2,"backend":"dbus","ref":"7","since":"2026-11-30T02:14:30.000Z","gen":3,"token":"1764468870000.3","model":"claude-opus-4-8","tokens":{"in":1,"out":2,"cache_read":3,"cache_write":4},"context":{"used":5,"size":200000,"left_pct":100},"cost_usd":0.25,"limits":[{"window":"5h","used_pct":12.5,"minutes":300,"resets_at":"2026-11-30T05:00:00.000Z"}]}`,
+			in:   `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"state","agent":"claude","session":"s1","src":"fold","id":"abc","run":"r1","pid":42,"tty":"/dev/pts/3","pane":"%12","host":"box","cwd":"/w","branch":"main","argv0":"claude","transcript":"/t.jsonl","sub":"a1","status":"waiting","attention":"permission","tool":"Bash","tool_id":"toolu_1","action":"approve","text":"echo hi","reason":"r","prompt":"do it","pending":2,"backend":"dbus","ref":"7","since":"2026-11-30T02:14:30.000Z","gen":3,"token":"1764468870000.3","ambiguous":true,"stale":"x","model":"claude-opus-4-8","tokens":{"in":1,"out":2,"cache_read":3,"cache_write":4},"context":{"used":5,"size":200000,"left_pct":100},"cost_usd":0.25,"limits":[{"window":"5h","used_pct":12.5,"minutes":300,"resets_at":"2026-11-30T05:00:00.000Z"}],"sig":"s1"}`,
 		},
 		{
 			name: "unknown members kept in order, nested and all",
@@ -85,6 +85,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"{\"text\":\"a\x01\"}", "control character"},
 		{`{"x":[1,2}`, "want ',' or ']'"},
 		{`{"x":tru}`, "want true"},
+		{`{"ambiguous":1}`, `"ambiguous": byte 13: want true or false`},
 		{`{"text":"\x"}`, "bad escape"},
 		{strings.Repeat(`{"x":`, 300) + "1" + strings.Repeat("}", 300), "nested too deeply"},
 	}

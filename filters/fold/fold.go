@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 // Config holds the fold's time windows and memory bounds.
@@ -56,6 +57,22 @@ type Config struct {
 	// time; only then does a new session in a process end the one before
 	// and take on the window it declared. nil: no agent does.
 	OneSession func(agent string) bool
+	// ManySessions says whether an agent's one process hosts several
+	// live sessions at once (OpenCode's server); while more than one of
+	// them waits, each of those waits is ambiguous (see many.go). nil: no
+	// agent does.
+	ManySessions func(agent string) bool
+	// HookEnds says whether an agent's hooks report the end of every
+	// turn while its transcript can only guess it (Gemini's chat records
+	// an answer before it records that answer's tool calls): once a
+	// session's hooks were heard, its transcript's turn.end is no news.
+	// nil: no agent.
+	HookEnds func(agent string) bool
+	// Self is the machine the fold runs on. Its events (and events naming
+	// no host) are folded and their states stamped with Self.Name; a
+	// session of another host is its own session even when its id or pane
+	// matches one here, and its process is never checked from here.
+	Self hostname.Self
 	// Estimate is how long a tool call the agent's hooks started may go
 	// without its end before it is taken as a probable approval wait, for
 	// agents whose hooks never report a prompt (Cursor); 0 (and nil): the
@@ -170,18 +187,18 @@ func (f *Folder) Waits() []Wait {
 	for _, k := range f.keys() {
 		s := f.sessions[k]
 		st := &s.st
-		if st.Status == event.StatusWaiting && st.Attention == event.AttnPermission && st.Text != "" && st.PID > 0 && st.Session != "" {
+		if k.host == "" && st.Status == event.StatusWaiting && st.Attention == event.AttnPermission && st.Text != "" && st.PID > 0 && st.Session != "" {
 			out = append(out, Wait{st.Agent, st.Session, st.PID, st.Host, st.Tool, st.Text, s.waitT})
 		}
 	}
 	return out
 }
 
-// Procs lists the pids of sessions that are not gone.
+// Procs lists the pids of this host's sessions that are not gone.
 func (f *Folder) Procs() []Proc {
 	var out []Proc
 	for _, s := range f.sessions {
-		if s.st.PID > 0 && s.st.Status != event.StatusGone {
+		if s.key.host == "" && s.st.PID > 0 && s.st.Status != event.StatusGone {
 			out = append(out, Proc{s.st.PID, s.pidSeen, s.st.Host})
 		}
 	}
@@ -189,29 +206,40 @@ func (f *Folder) Procs() []Proc {
 	return slices.CompactFunc(out, func(a, b Proc) bool { return a.PID == b.PID })
 }
 
-// key names a session: agent and session id, or for a sighting without a
-// session, its pane (else its pid).
+// key names a session: its host ("" for this one), agent and session id,
+// or for a sighting without a session, its pane (else its pid).
 type key struct {
-	agent, session, pane string
-	pid                  int
+	host, agent, session, pane string
+	pid                        int
 }
 
-func sessionKey(agent, session string) key { return key{agent: agent, session: session} }
-func paneKey(pane string) key              { return key{pane: pane} }
-func pidKey(pid int) key                   { return key{pid: pid} }
+func sessionKey(host, agent, session string) key {
+	return key{host: host, agent: agent, session: session}
+}
+func paneKey(host, pane string) key { return key{host: host, pane: pane} }
+func pidKey(host string, pid int) key {
+	return key{host: host, pid: pid}
+}
 
 // String is the key as it goes into a state's id.
 func (k key) String() string {
+	h := ""
+	if k.host != "" {
+		h = "\x00host\x00" + k.host
+	}
 	switch {
 	case k.session != "":
-		return k.agent + "\x00" + k.session
+		return h + k.agent + "\x00" + k.session
 	case k.pane != "":
-		return "\x00pane\x00" + k.pane
+		return h + "\x00pane\x00" + k.pane
 	}
-	return "\x00pid\x00" + strconv.Itoa(k.pid)
+	return h + "\x00pid\x00" + strconv.Itoa(k.pid)
 }
 
 func (k key) less(o key) int {
+	if c := strings.Compare(k.host, o.host); c != 0 {
+		return c
+	}
 	if c := strings.Compare(k.agent, o.agent); c != 0 {
 		return c
 	}
@@ -229,10 +257,23 @@ func (k key) less(o key) int {
 // read change nothing.
 func (f *Folder) Apply(e *event.Event) []event.Event {
 	f.out = f.out[:0]
+	host := f.host(e)
+	if host != "" && !hostname.Valid(host) {
+		return nil // not a host's name: hostile, or broken
+	}
 	switch e.Kind {
 	case event.State:
+		if host != "" {
+			f.remote(host, e)
+			return f.out
+		}
 		f.restore(e)
 		return nil
+	case event.HostDown:
+		if host != "" {
+			f.hostDown(host, e)
+		}
+		return f.out
 	case event.Notify, event.Action, event.Keys:
 		return nil
 	}
@@ -240,17 +281,22 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 		return nil
 	}
 	if e.Kind == event.ProcDown && e.Session == "" {
-		f.procDown(e)
+		f.procDown(host, e)
 		return f.out
 	}
-	s := f.lookup(e)
+	s := f.lookup(host, e)
 	if s == nil {
 		return nil
 	}
-	if e.Session != "" && e.PID != 0 && e.PID != s.st.PID && f.oneSession(e.Agent) {
-		f.evict(s, e) // the session moves into a process: who was there?
+	if e.Session != "" && e.PID != 0 && f.oneSession(e.Agent) &&
+		(e.PID != s.st.PID || e.Kind == event.TurnStart && e.Src == event.SrcHook) {
+		// The session moves into a process, or a prompt is typed into it
+		// where another session ran since (Gemini's /resume switches back
+		// with no hook): who was there?
+		f.evict(s, e)
 	}
 	f.fold(s, e)
+	f.shared(s, e.T.Time)
 	f.flush(s, e.T.Time)
 	return f.out
 }
@@ -272,11 +318,21 @@ func (f *Folder) flush(s *session, at time.Time) {
 	}
 }
 
+// host is the key's host for e ("" for this machine's), and stamps this
+// machine's name on an event of its own.
+func (f *Folder) host(e *event.Event) string {
+	if f.cfg.Self.Is(e.Host) {
+		e.Host = f.cfg.Self.Canon(e.Host)
+		return ""
+	}
+	return e.Host
+}
+
 // procDown marks every live session of the process gone.
-func (f *Folder) procDown(e *event.Event) {
+func (f *Folder) procDown(host string, e *event.Event) {
 	keys := make([]key, 0, 2)
 	for k, s := range f.sessions {
-		if s.st.Status == event.StatusGone {
+		if s.st.Status == event.StatusGone || k.host != host {
 			continue
 		}
 		if (e.PID != 0 && s.st.PID == e.PID) || (e.PID == 0 && e.Pane != "" && s.st.Pane == e.Pane) {
@@ -287,6 +343,7 @@ func (f *Folder) procDown(e *event.Event) {
 	for _, k := range keys {
 		s := f.sessions[k]
 		f.fold(s, e)
+		f.shared(s, e.T.Time)
 		f.flush(s, e.T.Time)
 	}
 }
@@ -297,9 +354,9 @@ func (f *Folder) restore(e *event.Event) {
 	if e.Session == "" && e.Pane == "" {
 		return
 	}
-	k := sessionKey(e.Agent, e.Session)
+	k := sessionKey("", e.Agent, e.Session)
 	if e.Session == "" {
-		k = paneKey(e.Pane)
+		k = paneKey("", e.Pane)
 	}
 	if s := f.sessions[k]; s != nil && !e.T.After(s.st.T.Time) {
 		return
@@ -324,12 +381,17 @@ func (f *Folder) Tick(now time.Time) []event.Event {
 	keys := f.keys()
 	for _, k := range keys {
 		s := f.sessions[k]
+		if s.st.Stale != "" && s.st.Status != event.StatusGone {
+			f.expire(k, s, now)
+			continue
+		}
 		switch s.st.Status {
 		case event.StatusWaiting:
 			if !s.paneIdleT.IsZero() && now.Sub(s.waitT) >= f.cfg.PaneGrace {
 				s.set(now, event.StatusIdle, "", "", "", "")
 				s.assertT, s.assertSrc, s.assertKind = now, event.SrcPane, event.WaitEnd
 				s.cause = "tick.pane-idle"
+				f.shared(s, now)
 				f.flush(s, now)
 			}
 		case event.StatusWorking:

@@ -15,9 +15,9 @@ import (
 // lookup finds or makes the session e is about. Events without a session
 // (pane and process sightings) go to the live session in the same pane or
 // with the same pid, else to a record keyed by pane (or pid).
-func (f *Folder) lookup(e *event.Event) *session {
+func (f *Folder) lookup(host string, e *event.Event) *session {
 	if e.Session != "" {
-		k := sessionKey(e.Agent, e.Session)
+		k := sessionKey(host, e.Agent, e.Session)
 		s := f.sessions[k]
 		if s == nil {
 			s = newSession(k, e, false)
@@ -28,7 +28,7 @@ func (f *Folder) lookup(e *event.Event) *session {
 	}
 	var best *session
 	for _, s := range f.sessions {
-		if s.st.Session == "" || s.st.Status == event.StatusGone ||
+		if s.key.host != host || s.st.Session == "" || s.st.Status == event.StatusGone ||
 			(e.Agent != "" && s.st.Agent != "" && e.Agent != s.st.Agent) {
 			continue
 		}
@@ -43,16 +43,16 @@ func (f *Folder) lookup(e *event.Event) *session {
 	if best != nil {
 		return best
 	}
-	if s := f.paneless(e); s != nil {
-		f.retire(s, e, paneKey(e.Pane))
+	if s := f.paneless(host, e); s != nil {
+		f.retire(s, e, paneKey(host, e.Pane))
 		return s
 	}
 	var k key
 	switch {
 	case e.Pane != "":
-		k = paneKey(e.Pane)
+		k = paneKey(host, e.Pane)
 	case e.PID != 0 && e.Kind == event.ProcUp:
-		k = pidKey(e.PID)
+		k = pidKey(host, e.PID)
 	default:
 		return nil // nothing to key it by
 	}
@@ -72,10 +72,10 @@ func (f *Folder) absorb(s *session, e *event.Event) {
 		return
 	}
 	if e.Pane != "" {
-		f.retire(s, e, paneKey(e.Pane))
+		f.retire(s, e, paneKey(s.key.host, e.Pane))
 	}
 	if e.PID != 0 {
-		f.retire(s, e, pidKey(e.PID))
+		f.retire(s, e, pidKey(s.key.host, e.PID))
 	}
 	if e.Pane == "" && e.PID == 0 && s.st.Pane == "" && s.st.PID == 0 {
 		if k, ok := f.sighting(s, e); ok {
@@ -92,7 +92,7 @@ func (f *Folder) absorb(s *session, e *event.Event) {
 // unlinked rather than guessed.
 func adoptable(s, o *session, t time.Time) bool {
 	st, ot := &s.st, &o.st
-	return st.Session != "" && st.Pane == "" && st.PID == 0 && st.Status != event.StatusGone &&
+	return s.key.host == o.key.host && st.Session != "" && st.Pane == "" && st.PID == 0 && st.Status != event.StatusGone &&
 		o.key.pane != "" && ot.Session == "" && ot.PID != 0 && ot.Status != event.StatusGone &&
 		st.Agent != "" && st.Agent == ot.Agent && st.Cwd != "" && st.Cwd == ot.Cwd &&
 		!t.Before(o.pidSeen)
@@ -119,11 +119,11 @@ func (f *Folder) sighting(s *session, e *event.Event) (key, bool) {
 
 // paneless is the one pane-less session a sighting e (a pane and a pid,
 // no session) belongs to.
-func (f *Folder) paneless(e *event.Event) *session {
+func (f *Folder) paneless(host string, e *event.Event) *session {
 	if e.Pane == "" || e.PID == 0 || e.Agent == "" || e.Cwd == "" {
 		return nil
 	}
-	o := &session{key: paneKey(e.Pane), pidSeen: e.T.Time}
+	o := &session{key: paneKey(host, e.Pane), pidSeen: e.T.Time}
 	if prev := f.sessions[o.key]; prev != nil {
 		o.pidSeen = prev.pidSeen
 	}
@@ -184,7 +184,7 @@ func (f *Folder) oneSession(agent string) bool {
 func (f *Folder) inherit(s *session) {
 	var from *session
 	for _, o := range f.sessions {
-		if o != s && o.ctxFloor > 0 && o.st.PID == s.st.PID && o.st.Agent == s.st.Agent && o.st.Host == s.st.Host &&
+		if o != s && o.ctxFloor > 0 && o.st.PID == s.st.PID && o.st.Agent == s.st.Agent && o.key.host == s.key.host &&
 			(from == nil || o.last.After(from.last)) {
 			from = o
 		}
@@ -207,7 +207,7 @@ func (f *Folder) evict(s *session, e *event.Event) {
 	var gone []key
 	for k, o := range f.sessions {
 		if o == s || o.st.PID != e.PID || o.st.Session == "" || o.st.Status == event.StatusGone ||
-			o.st.Agent != e.Agent || o.st.Host != cmp.Or(e.Host, s.st.Host) || o.last.After(e.T.Time) {
+			o.st.Agent != e.Agent || o.key.host != s.key.host || o.last.After(e.T.Time) {
 			continue
 		}
 		gone = append(gone, k)

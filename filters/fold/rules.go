@@ -44,6 +44,9 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	if s.st.Status == "" {
 		s.set(e.T.Time, event.StatusIdle, "", "", "", "")
 	}
+	if e.Src == event.SrcHook {
+		s.hooked = true
+	}
 	f.track(s, e)
 	if e.Sub != "" {
 		f.sub(s, e)
@@ -82,6 +85,7 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	case event.TurnStart:
 		if s.fresh(e, f.cfg.SameMoment) {
 			s.set(e.T.Time, event.StatusWorking, "", "", "", "")
+			s.answer = ""
 			s.pending(0) // the new run supersedes one left waiting for background agents
 			if e.Run != "" && s.st.Run != "" && e.Run != s.st.Run {
 				s.supersede(s.st.Run)
@@ -131,6 +135,13 @@ func (f *Folder) fold(s *session, e *event.Event) {
 		if e.Src == event.SrcLog && e.Pending == 0 && s.st.Pending > 0 && (e.Run == "" || e.Run == s.st.Run) {
 			return
 		}
+		if s.endsBadly(e, f.cfg.SameMoment) {
+			return
+		}
+		if e.Src == event.SrcLog && s.hooked && f.cfg.HookEnds != nil && f.cfg.HookEnds(s.st.Agent) {
+			s.answer = e.Text // the hook says when the turn ends; this may be what it said
+			return
+		}
 		if s.fresh(e, f.cfg.SameMoment) && sameRun(s, e) {
 			if e.Pending > 0 {
 				s.set(e.T.Time, event.StatusWorking, "", "", "", backgroundText(e.Pending))
@@ -139,6 +150,9 @@ func (f *Folder) fold(s *session, e *event.Event) {
 				text := e.Text
 				if text == "" && s.st.Status == event.StatusDone {
 					text = s.st.Text // the transcript's end after the hook's Stop
+				}
+				if text == "" {
+					text = s.answer // the transcript's last answer, for a hook that names none
 				}
 				s.set(e.T.Time, event.StatusDone, "", "", "", text)
 			}

@@ -57,6 +57,10 @@ type session struct {
 	answered     string
 	answeredText string
 	answeredT    time.Time
+	// hooked: a hook spoke for the session (see Config.HookEnds); answer
+	// is the text of the transcript's end of the turn that was no news.
+	hooked bool
+	answer string
 	// preSub is the status sub-agent activity alone lifted to working.
 	preSub string
 	// While the session waits on a sub-agent's prompt, st.Sub names that
@@ -79,6 +83,7 @@ type session struct {
 	subs    map[string]struct{} // in-flight sub-agents
 	pidSeen time.Time           // source time the pid was first seen
 	goneAt  time.Time
+	staleAt time.Time // first tick that saw it stale (another host's)
 	last    time.Time // newest event time, to pick among sessions of one pane
 
 	dirty bool   // something a reader sees changed
@@ -142,6 +147,7 @@ func (s *session) set(at time.Time, status, attn, tool, toolID, text string) {
 	}
 	if status != event.StatusWaiting {
 		s.str(&st.Sub, "")
+		st.Ambiguous = false // the status changed: dirty already
 	}
 }
 
@@ -185,8 +191,22 @@ func (s *session) fresh(e *event.Event, sameMoment time.Duration) bool {
 		return e.Src == event.SrcHook || s.assertSrc != event.SrcHook
 	case e.Src == event.SrcHook && s.assertSrc != event.SrcHook && e.Kind == s.assertKind:
 		return s.assertT.Sub(t) <= sameMoment
+	case e.Src != event.SrcHook && s.assertSrc == event.SrcHook && s.assertKind == event.TurnEnd &&
+		(e.Kind == event.TurnFail || e.Kind == event.Interrupt):
+		return s.assertT.Sub(t) <= sameMoment // see endsBadly
 	}
 	return false
+}
+
+// endsBadly: the turn a hook now says ended was, a moment before, ended
+// by the transcript as failed or interrupted. Gemini CLI fires AfterAgent
+// after an API error and after Escape too, milliseconds after its chat
+// records the error or "Request cancelled.", and the hook cannot tell: the
+// transcript says how the turn ended, whichever arrives first.
+func (s *session) endsBadly(e *event.Event, sameMoment time.Duration) bool {
+	return e.Kind == event.TurnEnd && e.Src == event.SrcHook && s.assertSrc != event.SrcHook &&
+		(s.assertKind == event.TurnFail || s.assertKind == event.Interrupt) &&
+		!e.T.Before(s.assertT) && e.T.Sub(s.assertT) <= sameMoment
 }
 
 // emit returns the state event as a reader sees it, with its own copies

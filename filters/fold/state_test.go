@@ -532,3 +532,73 @@ func TestRestoreSubAgentWait(t *testing.T) {
 		t.Errorf("after restore, the sub-agent's call ended: %s sub %q, want working", s.Status, s.Sub)
 	}
 }
+
+// TestHookEnds: for an agent whose hooks say when a turn ends (Gemini),
+// a transcript's end of the turn is no news once its hooks were heard:
+// the chat records an answer before the tool calls it makes, and the
+// hooks' BeforeTool comes after the transcript line.
+func TestHookEnds(t *testing.T) {
+	cfg := Config{HookEnds: func(a string) bool { return a == "gemini" }}
+	state := func(f *folder) event.Event {
+		for _, st := range f.States() {
+			if st.Session == "s1" {
+				return st
+			}
+		}
+		t.Fatal("no state for s1")
+		return event.Event{}
+	}
+	f := newFolder(t)
+	f.Folder = New(cfg)
+	f.apply(ev(event.TurnStart, hook, 1, agent("gemini")),
+		ev(event.TurnEnd, log, 2, agent("gemini"), text("I will run the command.")))
+	if s := state(f); s.Status != "working" {
+		t.Fatalf("a hooked session's transcript end: %s, want working", s.Status)
+	}
+	f.apply(ev(event.ToolStart, hook, 2.1, agent("gemini"), tool("run_shell_command", "")),
+		ev(event.TurnEnd, hook, 5, agent("gemini"), text("done")))
+	if s := state(f); s.Status != "done" || s.Text != "done" {
+		t.Fatalf("the hook's end: %s %q", s.Status, s.Text)
+	}
+	// A hook that names no answer: the transcript's last one stands in.
+	f.apply(ev(event.TurnStart, hook, 6, agent("gemini")),
+		ev(event.TurnEnd, log, 7, agent("gemini"), text("the answer")),
+		ev(event.TurnEnd, hook, 7.01, agent("gemini")))
+	if s := state(f); s.Status != "done" || s.Text != "the answer" {
+		t.Fatalf("the hook's end: %s %q", s.Status, s.Text)
+	}
+	// Without hooks the transcript is all there is; other agents as before.
+	for _, a := range []string{"gemini", "claude"} {
+		f := newFolder(t)
+		f.Folder = New(cfg)
+		first := ev(event.TurnStart, log, 1, agent(a))
+		if a == "claude" {
+			first = ev(event.TurnStart, hook, 1, agent(a))
+		}
+		f.apply(first, ev(event.TurnEnd, log, 2, agent(a)))
+		if s := state(f); s.Status != "done" {
+			t.Errorf("%s: %s, want done", a, s.Status)
+		}
+	}
+}
+
+// TestPromptEvicts: a prompt in a session whose process ran another
+// session since (Gemini CLI's /resume goes back with no hook) ends that
+// other session; one heard of after the prompt stays.
+func TestPromptEvicts(t *testing.T) {
+	f := newFolder(t)
+	f.Folder = New(Config{OneSession: func(string) bool { return true }})
+	f.apply(ev(event.TurnStart, hook, 1, pid(100)), ev(event.SessionEnd, hook, 2, pid(100), reason("clear")),
+		ev(event.SessionStart, hook, 2.1, sess("s2"), pid(100), text("clear")),
+		ev(event.SessionStart, log, 5, text("resume")))
+	out := f.apply(ev(event.TurnStart, hook, 9, pid(100), text("say resumed")))
+	if len(out) != 2 || out[0].Session != "s2" || out[0].Status != "gone" || out[0].Reason != "superseded" || out[1].Status != "working" {
+		t.Fatalf("a prompt in s1 with s2 in its process: %+v", out)
+	}
+	g := newFolder(t)
+	g.Folder = New(Config{OneSession: func(string) bool { return true }})
+	g.apply(ev(event.TurnStart, hook, 1, pid(100)), ev(event.SessionStart, hook, 12, sess("s2"), pid(100)))
+	if out := g.apply(ev(event.TurnStart, hook, 9, pid(100))); len(out) != 1 {
+		t.Errorf("a session heard of after the prompt stays: %+v", out)
+	}
+}

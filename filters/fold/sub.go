@@ -64,7 +64,8 @@ func (f *Folder) sub(s *session, e *event.Event) {
 // from the general-purpose agent" with the usual choices, and its hooks
 // carry the sub-agent's agent_id), and its answer: the sub-agent's next
 // tool call, the end of the call it asked about, or its own end, newer
-// than the prompt. It reports whether e was taken.
+// than the prompt, or a hook's word that it was answered. It reports
+// whether e was taken.
 func (f *Folder) subWaits(s *session, e *event.Event) bool {
 	st := &s.st
 	switch e.Kind {
@@ -112,6 +113,10 @@ func (f *Folder) subWaits(s *session, e *event.Event) bool {
 		answered = e.ToolID == "" || st.ToolID == "" || e.ToolID == st.ToolID
 	case event.TurnEnd, event.TurnFail, event.Interrupt:
 		answered = true
+	case event.WaitEnd:
+		// A hook that says the prompt was answered (OpenCode's
+		// permission.replied for a sub-agent's session).
+		answered = e.Src == event.SrcHook
 	}
 	if answered {
 		// Back to what the session showed before the prompt: working (with

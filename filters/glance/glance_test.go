@@ -1,9 +1,11 @@
 package glance
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 func TestIcon(t *testing.T) {
@@ -58,5 +60,42 @@ func TestSummary(t *testing.T) {
 		if c.Total != tc.total {
 			t.Errorf("Total = %d, want %d", c.Total, tc.total)
 		}
+	}
+}
+
+func TestHostSummary(t *testing.T) {
+	st := func(spec ...string) []event.Event {
+		var out []event.Event
+		for _, s := range spec {
+			host, status, _ := strings.Cut(s, ":")
+			e := event.Event{Agent: "claude", Host: host, Status: strings.TrimSuffix(status, "?")}
+			if strings.HasSuffix(status, "?") {
+				e.Stale = "lost touch with " + host
+			}
+			out = append(out, e)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		states []event.Event
+		hosts  bool
+		want   string
+	}{
+		{st("laptop:waiting", ":done"), false, "⏳1 ✓1"},
+		{st("laptop:waiting", "devbox:waiting", "devbox:done"), true, "laptop ⏳1 · devbox ⏳1 ✓1"},
+		{st("gpu:working", "devbox:waiting"), true, "devbox ⏳1 · gpu ⚙1"},
+		{st("laptop:idle", "devbox:waiting?", "devbox:done?", "devbox:gone?"), true, "devbox ?2"},
+		{st("devbox:idle"), true, ""},
+	} {
+		if got := Hosts(tc.states, hostname.Named("laptop")); got != tc.hosts {
+			t.Errorf("Hosts(%v) = %v", tc.states, got)
+		}
+		if got := HostSummary(tc.states, hostname.Named("laptop")); got != tc.want {
+			t.Errorf("HostSummary(%v) = %q, want %q", tc.states, got, tc.want)
+		}
+	}
+	e := event.Event{Agent: "claude", Host: "devbox"}
+	if Who(&e, true) != "claude@devbox" || Who(&e, false) != "claude" {
+		t.Error("Who")
 	}
 }

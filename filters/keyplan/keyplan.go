@@ -67,6 +67,11 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		return Plan{}, err
 	}
 	waiting := st.Status == event.StatusWaiting
+	if waiting && st.Ambiguous && Typed(r.Action) {
+		// Another session of the agent's process waits too: the keys
+		// would answer whichever of their dialogs the pane shows.
+		return refuse("another session of this %s process is waiting too: answer in the pane", st.Agent)
+	}
 	attn := st.Attention
 	if waiting && st.Reason == event.ReasonEstimated && Typed(r.Action) && (r.Screen == nil || r.Screen.Kind != panes.Wait) {
 		// No hook said the agent asks: only the pane can.
@@ -87,7 +92,7 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		if !plan && attn != event.AttnPermission {
 			return refuse("waiting on a %s, not a permission or plan", orNone(attn))
 		}
-		keys := pick(r.Action == provider.ActApprove, plan, km, r.Screen)
+		keys := pick(r.Action == provider.ActApprove, plan, km, r.Screen, st.Sub != "")
 		if len(keys) == 0 {
 			return refuse("%s offers no %s for a %s wait", st.Agent, r.Action, attn)
 		}
@@ -96,7 +101,7 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		if !waiting || attn != event.AttnPlan {
 			return refuse("not waiting on a plan (status %s, attention %s)", orNone(st.Status), orNone(attn))
 		}
-		keys := pick(r.Action == provider.ActPlanApprove, true, km, r.Screen)
+		keys := pick(r.Action == provider.ActPlanApprove, true, km, r.Screen, false)
 		if len(keys) == 0 {
 			return refuse("%s offers no %s", st.Agent, r.Action)
 		}
@@ -173,7 +178,10 @@ func CheckToken(r Request) error {
 	return nil
 }
 
-func pick(approve, plan bool, km provider.KeyMap, screen *panes.Result) []string {
+// pick is the keys for approve (else deny) on a plan or permission wait:
+// the screen's own keys when the pane shows a picker that has them, else
+// a sub-agent's deny keys for a sub-agent's wait (sub), else the map's.
+func pick(approve, plan bool, km provider.KeyMap, screen *panes.Result, sub bool) []string {
 	if screen != nil && screen.Kind == panes.Wait {
 		if sk, ok := km.Screens[screen.State]; ok {
 			if approve {
@@ -183,6 +191,8 @@ func pick(approve, plan bool, km provider.KeyMap, screen *panes.Result) []string
 		}
 	}
 	switch {
+	case !approve && !plan && sub && len(km.SubDeny) > 0:
+		return km.SubDeny
 	case approve && plan:
 		return km.PlanApprove // never the permission approve: on Claude "1" is auto mode
 	case plan:

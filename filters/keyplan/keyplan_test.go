@@ -109,6 +109,57 @@ func TestDecideOtherMaps(t *testing.T) {
 	}
 }
 
+// TestDecideAmbiguous: while another session of the process waits too,
+// nothing is typed into the pane they share; the wait ending (the fold
+// clears the mark) makes the same action possible again.
+func TestDecideAmbiguous(t *testing.T) {
+	km := provider.KeyMap{Approve: []string{"Enter"}, Deny: []string{"Escape"}, AnswerPrelude: []string{}, PermissionPrelude: []string{"Escape"}}
+	for _, action := range []string{"approve", "deny", "reply", "answer"} {
+		s := st("waiting", "permission")
+		if action == "answer" {
+			s.Attention = "question"
+		}
+		s.Ambiguous = true
+		_, err := Decide(Request{State: s, Action: action, Text: "x"}, km)
+		if err == nil || !strings.Contains(err.Error(), "waiting too") {
+			t.Errorf("%s on an ambiguous wait: %v", action, err)
+		}
+		s.Ambiguous = false
+		if _, err := Decide(Request{State: s, Action: action, Text: "x"}, km); err != nil {
+			t.Errorf("%s on the same wait, unambiguous: %v", action, err)
+		}
+	}
+}
+
+// TestDecideSubDeny: a sub-agent's permission dialog can want other deny
+// keys (OpenCode asks a reason first); approve and the main thread's deny
+// stay.
+func TestDecideSubDeny(t *testing.T) {
+	km := provider.KeyMap{Approve: []string{"Enter"}, Deny: []string{"Escape"}, SubDeny: []string{"Escape", "Enter"},
+		Screens: map[string]provider.ScreenKeys{"reason": {Deny: []string{"Enter"}}}}
+	s := st("waiting", "permission")
+	reason := &panes.Result{Kind: panes.Wait, State: "reason", Attention: "permission"}
+	for _, tc := range []struct {
+		sub, action string
+		screen      *panes.Result
+		want        string
+	}{
+		{"", "deny", nil, "Escape"}, {"ses_c", "deny", nil, "Escape, 30ms, Enter"}, {"ses_c", "approve", nil, "Enter"},
+		// The reason dialog already up: its own keys, never Escape (which
+		// would go back to the dialog, where Enter approves).
+		{"ses_c", "deny", reason, "Enter"},
+	} {
+		s.Sub = tc.sub
+		p, err := Decide(Request{State: s, Action: tc.action, Screen: tc.screen}, km)
+		if err != nil || Describe(p) != tc.want {
+			t.Errorf("%s (sub %q) = %q, %v; want %q", tc.action, tc.sub, Describe(p), err, tc.want)
+		}
+	}
+	if _, err := Decide(Request{State: s, Action: "approve", Screen: reason}, km); err == nil {
+		t.Error("approve from the reason dialog: typed")
+	}
+}
+
 func TestDecideScreen(t *testing.T) {
 	km := claude.New().Keys()
 	wait := func(attn string) *panes.Result { return &panes.Result{Kind: panes.Wait, Attention: attn} }

@@ -2,7 +2,6 @@ package notify
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/provider"
@@ -13,6 +12,9 @@ const (
 	KindWaiting = "waiting"
 	KindDone    = "done"
 	KindFailed  = "failed"
+	// KindStale replaces a note whose host is out of reach: what it
+	// offered may no longer hold.
+	KindStale = "stale"
 )
 
 // Button is one action a notification offers: Key is the protocol action
@@ -26,11 +28,14 @@ type Button struct {
 // state's token at offer time: a press quotes it, and ag-keys refuses the
 // press if the session has moved on since.
 type Note struct {
-	Key       string   `json:"-"` // agent + session: one notification per session
-	Kind      string   `json:"kind"`
-	Agent     string   `json:"agent"`
-	Name      string   `json:"name"` // the agent, for people: "Claude Code"
-	Session   string   `json:"session"`
+	Key     string `json:"-"` // host + agent + session: one notification per session
+	Kind    string `json:"kind"`
+	Agent   string `json:"agent"`
+	Name    string `json:"name"` // the agent, for people: "Claude Code"
+	Session string `json:"session"`
+	Host    string `json:"host,omitempty"`
+	// Remote: the session runs on another host (its pane is not here).
+	Remote    bool     `json:"remote,omitempty"`
 	Pane      string   `json:"pane,omitempty"`
 	TTY       string   `json:"tty,omitempty"`
 	Cwd       string   `json:"cwd,omitempty"`
@@ -70,7 +75,7 @@ type Agents struct {
 // Build makes the note for a state event about to be notified as kind.
 func (a Agents) Build(kind string, e *event.Event) *Note {
 	n := &Note{
-		Key: key(e), Kind: kind, Agent: e.Agent, Session: e.Session, Pane: e.Pane, TTY: e.TTY,
+		Key: key(e), Kind: kind, Agent: e.Agent, Session: e.Session, Host: e.Host, Pane: e.Pane, TTY: e.TTY,
 		Cwd: e.Cwd, Branch: e.Branch, Attention: e.Attention, Tool: e.Tool, Token: e.Token,
 		edge: edge(e),
 	}
@@ -106,10 +111,12 @@ func (a Agents) Build(kind string, e *event.Event) *Note {
 		}
 		n.Body = Clamp(e.Prompt, DoneLines, DoneChars)
 	}
-	// An estimated wait may be none: keys typed into a pane with no
-	// prompt would land in the composer. Its buttons come when the pane
-	// confirms the prompt (a new state edge, a new note).
-	if !ambiguous(e) && !(e.Status == event.StatusWaiting && e.Reason == event.ReasonEstimated) {
+	// Several sessions of one process waiting behind one pane: a key
+	// would answer whichever dialog it shows. An estimated wait may be
+	// none: keys typed into a pane with no prompt would land in the
+	// composer; its buttons come when the pane confirms the prompt (a new
+	// state edge, a new note). Both informational only.
+	if !e.Ambiguous && !(e.Status == event.StatusWaiting && e.Reason == event.ReasonEstimated) {
 		a.actions(n, e)
 	}
 	return n
@@ -188,16 +195,22 @@ func (a Agents) actions(n *Note, e *event.Event) {
 	}
 }
 
-// ambiguous reports a wait the keys cannot be trusted to reach (OpenCode:
-// several server-side sessions waiting behind one pane). ag-fold marks it
-// with "ambiguous":true; such a note is informational only.
-func ambiguous(e *event.Event) bool {
-	x := e.Extra
-	return len(x) > 0 && (strings.Contains(string(x), `"ambiguous":true`) || strings.Contains(string(x), `"ambiguous": true`))
-}
+// key is one notification slot per session, hosts apart.
+func key(e *event.Event) string { return e.Host + "\x00" + e.Agent + "\x00" + e.Session }
 
-// key is one notification slot per session.
-func key(e *event.Event) string { return e.Agent + "\x00" + e.Session }
+// Stale is n's replacement while its host is out of reach: the same
+// title, what it was about, no buttons.
+func (n *Note) Stale() *Note {
+	s := *n
+	s.Kind, s.Buttons, s.Reply, s.Urgent = KindStale, nil, "", false
+	where := "its host"
+	if n.Host != "" {
+		where = n.Host
+	}
+	s.Subtitle = Line("Lost touch with "+where+" — was: "+n.Subtitle, 120)
+	s.edge = "stale|" + n.edge
+	return &s
+}
 
 // edge identifies the state edge a notification belongs to: the token when
 // ag-fold gave one, else the fields that make one.

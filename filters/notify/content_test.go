@@ -79,7 +79,7 @@ func TestBuild(t *testing.T) {
 		}(), "approveonly · ag:main", "Needs permission: Bash", "ls", nil, ""},
 		{"ambiguous wait: informational only", KindWaiting, func() *event.Event {
 			e := base("waiting", "permission", "Bash", "ls")
-			e.Extra = []byte(`"ambiguous":true`)
+			e.Ambiguous = true
 			return e
 		}(), "Claude Code · ag:main", "Needs permission: Bash", "ls", nil, ""},
 		{"estimated wait: informational only until the pane confirms it", KindWaiting, func() *event.Event {

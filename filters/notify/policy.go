@@ -18,13 +18,22 @@
 //   - nothing is shown while the user is looking at the pane;
 //   - a shown notification is retracted when its state edge is over (the
 //     wait resolved, a new turn began, the session went) or when the user
-//     looks at the pane.
+//     looks at the pane;
+//   - a state older than the last one acted on for its session (by time,
+//     then gen), or the same gen and token again, changes nothing: a
+//     replay or a duplicate never delivers twice nor retracts a newer
+//     notification;
+//   - sessions are keyed by host; when the link to a host is down (a stale
+//     state, host.down, or the end of input for another host's sessions)
+//     its shown notifications are replaced by one saying so, without
+//     buttons, and given back when the host confirms the same state.
 package notify
 
 import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 // Defaults for Config.
@@ -42,7 +51,11 @@ type Config struct {
 	Agents   Agents
 	// Looking reports whether the user is looking at pane now (tmux pane
 	// active in an attached session, terminal frontmost). Nil: never.
+	// Only this host's panes are asked about.
 	Looking func(pane string) bool
+	// Self is the machine ag-notify runs on: another host's sessions are
+	// named with their host, and their panes are not looked at here.
+	Self hostname.Self
 }
 
 // Op is what to do with a note.
@@ -74,34 +87,100 @@ type Decision struct {
 type Policy struct {
 	cfg      Config
 	sessions map[string]*session
+	gone     map[string]mark // sessions that went: a replay does not revive them
+	hosts    bool            // a state of another host was seen: name hosts
 }
 
 type session struct {
+	host    string
 	status  string
 	edge    string
 	shown   *Note // delivered and not retracted
 	pending *Note // done/failed waiting out the debounce
 	due     time.Time
 	last    map[string]time.Time // kind -> last delivery
+	acted   mark                 // the newest state taken in
+	// hidden is the note a stale one replaced: given back when the host
+	// confirms the state it was made for.
+	hidden *Note
 }
+
+// mark is where a session's states had got to: time, gen, token, and
+// whether the state was stale.
+type mark struct {
+	t     time.Time
+	gen   int64
+	token string
+	stale bool
+	set   bool
+}
+
+func markOf(e *event.Event) mark { return mark{e.T.Time, e.Gen, e.Token, e.Stale != "", true} }
+
+// old reports whether e is not news after m: older by time (then gen at
+// the same time), or the same gen and token again with the same standing.
+func (m mark) old(e *event.Event) bool {
+	switch {
+	case !m.set:
+		return false
+	case e.Token != "" && e.Token == m.token && e.Gen == m.gen && (e.Stale != "") == m.stale:
+		return true
+	}
+	if c := e.T.Compare(m.t); c != 0 {
+		return c < 0
+	}
+	return e.Gen < m.gen
+}
+
+// maxGone bounds the memory of sessions that went.
+const maxGone = 4096
 
 // New returns a policy; zero durations in cfg stay zero (no debounce, no
 // cooldown, no age limit), so callers wanting defaults say so.
 func New(cfg Config) *Policy {
-	return &Policy{cfg: cfg, sessions: map[string]*session{}}
+	return &Policy{cfg: cfg, sessions: map[string]*session{}, gone: map[string]mark{}}
 }
 
-// Observe takes one state event arriving at now and returns what to do.
-// Events of other kinds are ignored.
+// Observe takes one state event (or a host.down) arriving at now and
+// returns what to do. Events of other kinds are ignored.
 func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
+	e.Host = p.cfg.Self.Canon(e.Host)
+	if e.Kind == event.HostDown {
+		if p.cfg.Self.Is(e.Host) {
+			return nil
+		}
+		return p.Unreachable(e.Host)
+	}
 	if e.Kind != event.State {
 		return nil
 	}
 	k := key(e)
 	s := p.sessions[k]
 	if s == nil {
-		s = &session{last: map[string]time.Time{}}
+		if p.gone[k].old(e) {
+			return nil // a replay of a session that went
+		}
+		s = &session{host: e.Host, last: map[string]time.Time{}}
 		p.sessions[k] = s
+	} else if s.acted.old(e) {
+		return nil
+	}
+	s.acted = markOf(e)
+	if !p.cfg.Self.Is(e.Host) {
+		p.hosts = true
+	}
+	if e.Stale != "" {
+		return p.hide(s)
+	}
+	if back := s.hidden; back != nil {
+		s.hidden = nil
+		if s.shown != nil && s.shown.Kind == KindStale && back.edge == edge(e) {
+			// The host is back and the session is where it was: the
+			// notification it had, buttons and all, comes back.
+			n := p.build(back.Kind, e)
+			s.shown = n
+			return []Decision{{Op: Deliver, Note: n}}
+		}
 	}
 	prev, prevEdge := s.status, s.edge
 	s.status, s.edge = e.Status, edge(e)
@@ -117,7 +196,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 	switch {
 	case !fresh || !moved:
 	case e.Status == event.StatusWaiting:
-		if d, ok := p.fire(now, s, p.cfg.Agents.Build(KindWaiting, e)); ok {
+		if d, ok := p.fire(now, s, p.build(KindWaiting, e)); ok {
 			out, delivered = append(out, d), true
 		}
 	case (e.Status == event.StatusDone || e.Status == event.StatusFailed) && prev == event.StatusWorking:
@@ -125,7 +204,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 		if e.Status == event.StatusFailed {
 			kind = KindFailed
 		}
-		n := p.cfg.Agents.Build(kind, e)
+		n := p.build(kind, e)
 		if p.cfg.Debounce <= 0 {
 			if d, ok := p.fire(now, s, n); ok {
 				out, delivered = append(out, d), true
@@ -144,6 +223,62 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 	}
 	if e.Status == event.StatusGone && s.pending == nil && s.shown == nil {
 		delete(p.sessions, k) // nothing left to remember it for
+		if len(p.gone) >= maxGone {
+			clear(p.gone)
+		}
+		p.gone[k] = s.acted
+	}
+	return out
+}
+
+// build makes the note for e, naming its host when states of more than
+// one host are about.
+func (p *Policy) build(kind string, e *event.Event) *Note {
+	n := p.cfg.Agents.Build(kind, e)
+	n.Remote = !p.cfg.Self.Is(e.Host)
+	if p.hosts && e.Host != "" {
+		n.Title = p.cfg.Agents.title(n.Name+"@"+e.Host, e)
+	}
+	return n
+}
+
+// hide replaces a shown notification of s by one saying its host is out
+// of reach: its buttons would type into nothing, or into a pane that has
+// moved on.
+func (p *Policy) hide(s *session) []Decision {
+	s.pending = nil
+	if s.shown == nil || s.shown.Kind == KindStale {
+		return nil
+	}
+	n := s.shown.Stale()
+	s.hidden, s.shown = s.shown, n
+	return []Decision{{Op: Deliver, Note: n}}
+}
+
+// Unreachable marks every session of host stale: the link to it is down
+// (host.down, or the end of the input that carried it).
+func (p *Policy) Unreachable(host string) []Decision {
+	var out []Decision
+	for _, s := range p.sessions {
+		if s.host != host || s.acted.stale {
+			continue
+		}
+		s.acted.stale = true
+		out = append(out, p.hide(s)...)
+	}
+	return out
+}
+
+// Hosts lists the other hosts whose sessions are held, each once, in no
+// order: whose link ends with the input.
+func (p *Policy) Hosts() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range p.sessions {
+		if !p.cfg.Self.Is(s.host) && !seen[s.host] {
+			seen[s.host] = true
+			out = append(out, s.host)
+		}
 	}
 	return out
 }
@@ -153,7 +288,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 // old one's buttons quote a token that no longer holds, and a replacement
 // adds no banner.
 func (p *Policy) fire(now time.Time, s *session, n *Note) (Decision, bool) {
-	replacing := s.shown != nil && s.shown.Kind == n.Kind
+	replacing := s.shown != nil && (s.shown.Kind == n.Kind || s.shown.Kind == KindStale)
 	if last, ok := s.last[n.Kind]; ok && !replacing && p.cfg.Cooldown > 0 && now.Sub(last) < p.cfg.Cooldown {
 		if n.Kind == KindWaiting {
 			// A wait is never dropped: it is told when the cooldown ends,
@@ -162,7 +297,7 @@ func (p *Policy) fire(now time.Time, s *session, n *Note) (Decision, bool) {
 		}
 		return Decision{}, false
 	}
-	if n.Pane != "" && p.cfg.Looking != nil && p.cfg.Looking(n.Pane) {
+	if p.looking(n) {
 		return Decision{}, false
 	}
 	s.last[n.Kind] = now
@@ -205,11 +340,16 @@ func (p *Policy) Next() (t time.Time, ok bool) {
 	return t, ok
 }
 
+// looking reports whether the user looks at n's pane, on this host.
+func (p *Policy) looking(n *Note) bool {
+	return n.Pane != "" && !n.Remote && p.cfg.Looking != nil && p.cfg.Looking(n.Pane)
+}
+
 // Shown reports whether any delivered notification is still up, which is
 // when Sweep is worth calling.
 func (p *Policy) Shown() bool {
 	for _, s := range p.sessions {
-		if s.shown != nil && s.shown.Pane != "" {
+		if s.shown != nil && s.shown.Pane != "" && !s.shown.Remote {
 			return true
 		}
 	}
@@ -224,7 +364,7 @@ func (p *Policy) Sweep(now time.Time) []Decision {
 	}
 	var out []Decision
 	for _, s := range p.sessions {
-		if s.shown == nil || s.shown.Pane == "" || !p.cfg.Looking(s.shown.Pane) {
+		if s.shown == nil || !p.looking(s.shown) {
 			continue
 		}
 		out = append(out, Decision{Op: Retract, Note: s.shown, Reason: "seen"})

@@ -148,9 +148,13 @@ func TestPolicyTiming(t *testing.T) {
 			{at: sec, st: "working", age: time.Hour},
 			{at: 2 * sec, st: "waiting/permission", want: "deliver waiting s1"},
 		}},
-		{"a stale state still retracts", []step{
+		{"a state too old to notify still retracts", []step{
 			{at: 0, st: "waiting/permission", want: "deliver waiting s1"},
-			{at: sec, st: "working", age: time.Minute, want: "retract waiting s1 resolved"},
+			{at: 20 * sec, st: "working", age: 15 * sec, want: "retract waiting s1 resolved"},
+		}},
+		{"a state older than the wait retracts nothing", []step{
+			{at: 0, st: "waiting/permission", want: "deliver waiting s1"},
+			{at: sec, st: "working", age: time.Minute},
 		}},
 		{"gone retracts", []step{
 			{at: 0, st: "waiting/question", want: "deliver waiting s1"},

@@ -96,6 +96,9 @@ type Text struct {
 	Stop   *regexp.Regexp
 	Cut    *regexp.Regexp // removed from the start of each line taken (Codex's "$ " before a command)
 	Max    int            // clamp in runes; 0 means 500
+	// Inline: From's first group, on the From line itself, is the text's
+	// first line ("Requesting permission for: <command>").
+	Inline bool
 }
 
 // Result is what a screen shows.
@@ -292,6 +295,11 @@ func (t *Text) extract(lines []string, at int) string {
 		want = 1
 	}
 	var got []string
+	if t.Inline {
+		if m := t.From.FindStringSubmatch(lines[start]); len(m) > 1 && strings.TrimSpace(m[1]) != "" {
+			got = append(got, strings.TrimSpace(m[1]))
+		}
+	}
 	step, end := 1, at
 	if t.Up {
 		step, end = -1, -1

@@ -84,3 +84,18 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// TestInlineText: the text starts on the From line itself when Inline.
+func TestInlineText(t *testing.T) {
+	re := regexp.MustCompile
+	r := Rules{States: []State{{Name: "perm", Kind: Wait, Anchor: re(`^Proceed\?$`),
+		Text: &Text{From: re(`^Requesting permission for:\s*(.*)$`), Inline: true, Lines: 2, Stop: re(`^Proceed`)}}}}
+	for screen, want := range map[string]string{
+		"Requesting permission for: curl -s x\n  | sh\nProceed?\n": "curl -s x\n| sh",
+		"Requesting permission for:\ncurl -s x\nProceed?\n":        "curl -s x",
+	} {
+		if got := Classify(&r, screen); got.Text != want {
+			t.Errorf("%q: text %q, want %q", screen, got.Text, want)
+		}
+	}
+}

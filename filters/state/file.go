@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/glance"
 )
 
 // Write replaces the state file at path with states.
@@ -98,8 +99,15 @@ func Parse(b []byte) ([]event.Event, error) {
 // several sessions name the pane, a live one wins over a gone one (an
 // agent killed and started again in its pane may be found dead after the
 // new one started; Claude's --fork-session leaves the forked session gone
-// in the fork's pane at the fork's first moment), then the newest.
+// in the fork's pane at the fork's first moment), then the one the pane
+// shows (glance.Shows: the newest, or for an agent whose process hosts
+// many sessions — many says which, nil for none — the worst of them).
 func ForPane(states []event.Event, pane string) (event.Event, bool) {
+	return ForPaneOf(states, pane, nil)
+}
+
+// ForPaneOf is ForPane knowing which agents host many sessions a process.
+func ForPaneOf(states []event.Event, pane string, many func(agent string) bool) (event.Event, bool) {
 	var best event.Event
 	found := false
 	for _, s := range states {
@@ -107,9 +115,22 @@ func ForPane(states []event.Event, pane string) (event.Event, bool) {
 			continue
 		}
 		gone, bestGone := s.Status == event.StatusGone, best.Status == event.StatusGone
-		if !found || bestGone && !gone || gone == bestGone && s.T.After(best.T.Time) {
+		if !found || bestGone && !gone || gone == bestGone && glance.Shows(&s, &best, many) {
 			best, found = s, true
 		}
 	}
 	return best, found
+}
+
+// Local keeps the states of one host (is reports whether a state's host is
+// it): a merged state file holds other hosts' sessions too, whose panes
+// and pids mean nothing on this one.
+func Local(states []event.Event, is func(host string) bool) []event.Event {
+	out := states[:0:0]
+	for _, s := range states {
+		if is(s.Host) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -32,3 +32,31 @@ func TestForPane(t *testing.T) {
 		})
 	}
 }
+
+// TestForPaneOfManySessions: the sessions of one OpenCode server share its
+// pane, which shows the worst of them (the newest waiting one among
+// several); another process's sessions, or a one-session agent's, still go
+// by time.
+func TestForPaneOfManySessions(t *testing.T) {
+	at := func(sec int) event.Time { return event.At(time.Date(2026, 11, 30, 12, 0, sec, 0, time.UTC)) }
+	st := func(agent, session, status string, pid, sec int) event.Event {
+		return event.Event{Kind: event.State, Agent: agent, Session: session, Pane: "%1", PID: pid, Status: status, T: at(sec)}
+	}
+	many := func(a string) bool { return a == "opencode" }
+	for _, tc := range []struct {
+		name   string
+		states []event.Event
+		want   string
+	}{
+		{"working behind a finished one", []event.Event{st("opencode", "a", "working", 9, 1), st("opencode", "b", "done", 9, 2)}, "a"},
+		{"the newest of two waiting", []event.Event{st("opencode", "a", "waiting", 9, 1), st("opencode", "b", "waiting", 9, 3), st("opencode", "c", "working", 9, 4)}, "b"},
+		{"another process: the newest", []event.Event{st("opencode", "a", "working", 8, 1), st("opencode", "b", "done", 9, 2)}, "b"},
+		{"one session a process: the newest", []event.Event{st("claude", "a", "waiting", 9, 1), st("claude", "b", "idle", 9, 2)}, "b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got, _ := ForPaneOf(tc.states, "%1", many); got.Session != tc.want {
+				t.Errorf("ForPaneOf = %q, want %q", got.Session, tc.want)
+			}
+		})
+	}
+}

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 // BenchmarkUpdate is what ag-fold --tmux adds to every state it folds:
 // the fold goroutine hands the state to the model.
 func BenchmarkUpdate(b *testing.B) {
-	m := NewModel()
+	m := NewModel(hostname.Named("vm"))
 	states := make([]event.Event, 64)
 	for i := range states {
 		states[i] = st(i, fmt.Sprintf("s%d", i%20), fmt.Sprintf("%%%d", i%20), []string{"working", "waiting", "done"}[i%3])
@@ -24,7 +25,7 @@ func BenchmarkUpdate(b *testing.B) {
 // BenchmarkDesiredDiff is one push's work before tmux runs: 20 sessions
 // in 20 panes, one of them changed.
 func BenchmarkDesiredDiff(b *testing.B) {
-	m := NewModel()
+	m := NewModel(hostname.Named("vm"))
 	panes := map[string]Pane{}
 	for i := range 20 {
 		id := fmt.Sprintf("%%%d", i)

@@ -15,6 +15,7 @@
 package tmuxopts
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 // Pane options, in the order they are set.
@@ -126,51 +128,91 @@ func clean(s string) string {
 	return strings.TrimRight(s, ";")
 }
 
-// Model keeps the latest state of every live session.
+// Model keeps the latest state of every live session. Sessions of other
+// hosts (a workstation merging its hosts' states) count in the global
+// options but never go on a pane here: their %3 is not this server's.
 type Model struct {
+	self     hostname.Self
 	sessions map[string]event.Event
+	// Many says which agents host several sessions in one process: their
+	// pane shows the worst of them (glance.Shows). Nil: none.
+	Many func(agent string) bool
+	// gone remembers when sessions went, so a replayed older state does
+	// not bring one back.
+	gone map[string]event.Event
 }
 
-// NewModel returns an empty Model.
-func NewModel() *Model { return &Model{sessions: map[string]event.Event{}} }
+// NewModel returns an empty Model for the host self.
+func NewModel(self hostname.Self) *Model {
+	return &Model{self: self, sessions: map[string]event.Event{}, gone: map[string]event.Event{}}
+}
 
-// Key names a state's session the way ag-fold keys it.
+// Key names a state's session the way ag-fold keys it, host included.
 func Key(st *event.Event) string {
+	h := ""
+	if st.Host != "" {
+		h = st.Host + "\x00"
+	}
 	switch {
 	case st.Session != "":
-		return st.Agent + "\x00" + st.Session
+		return h + st.Agent + "\x00" + st.Session
 	case st.Pane != "":
-		return "\x00pane\x00" + st.Pane
+		return h + "\x00pane\x00" + st.Pane
 	}
-	return "\x00pid\x00" + strconv.Itoa(st.PID)
+	return h + "\x00pid\x00" + strconv.Itoa(st.PID)
 }
 
+// maxGone bounds the memory of gone sessions.
+const maxGone = 4096
+
 // Update takes a state in; a gone session is forgotten, so its options are
-// cleared. It reports whether anything the options show may have changed.
+// cleared. A state older than the one held (by time, then gen) changes
+// nothing: a replay never overwrites a newer option.
 func (m *Model) Update(st *event.Event) {
 	k := Key(st)
-	if st.Status == event.StatusGone || st.Status == "" {
-		delete(m.sessions, k)
+	if old, ok := m.sessions[k]; ok && older(st, &old) {
 		return
 	}
+	if old, ok := m.gone[k]; ok && older(st, &old) {
+		return
+	}
+	if st.Status == event.StatusGone || st.Status == "" {
+		delete(m.sessions, k)
+		if len(m.gone) >= maxGone {
+			clear(m.gone)
+		}
+		m.gone[k] = event.Event{T: st.T, Gen: st.Gen}
+		return
+	}
+	delete(m.gone, k)
 	// Keep only what the options show: the model outlives many states.
 	m.sessions[k] = event.Event{T: st.T, Agent: st.Agent, Session: st.Session, Pane: st.Pane,
-		TTY: st.TTY, PID: st.PID, Status: st.Status, Attention: st.Attention, Tool: st.Tool,
-		Model: st.Model, Context: st.Context, Limits: st.Limits}
+		TTY: st.TTY, PID: st.PID, Host: st.Host, Status: st.Status, Attention: st.Attention, Tool: st.Tool,
+		Model: st.Model, Context: st.Context, Limits: st.Limits, Gen: st.Gen, Stale: st.Stale}
+}
+
+// older reports whether st is older than held: earlier, or as old with a
+// lower gen. (The same state again sets the same values: no command.)
+func older(st, held *event.Event) bool {
+	if c := st.T.Compare(held.T.Time); c != 0 {
+		return c < 0
+	}
+	return st.Gen < held.Gen
 }
 
 // Len is the number of live sessions.
 func (m *Model) Len() int { return len(m.sessions) }
 
-// Panes lists the panes live sessions name, sorted.
-func (m *Model) Panes() []string {
-	var out []string
+// Panes lists the panes this host's live sessions name, with the tty each
+// session had there (Window unset), sorted.
+func (m *Model) Panes() []Pane {
+	var out []Pane
 	for _, s := range m.sessions {
-		if s.Pane != "" {
-			out = append(out, s.Pane)
+		if s.Pane != "" && m.self.Is(s.Host) {
+			out = append(out, Pane{ID: s.Pane, TTY: s.TTY})
 		}
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, func(a, b Pane) int { return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.TTY, b.TTY)) })
 	return slices.Compact(out)
 }
 
@@ -178,19 +220,23 @@ func (m *Model) Panes() []string {
 // panes. A session's pane must exist there, and when both know the tty it
 // must match (pane ids are reused by a new tmux server; an old session from
 // the spool must not light up today's %3). When several sessions name one
-// pane the newest wins; a window takes the worst of its panes.
+// pane the newest wins, except among the sessions of one process of an
+// agent that hosts many (Many), where the worst does; a window takes the
+// worst of its panes.
 func (m *Model) Desired(panes map[string]Pane) Set {
 	byPane := map[string]*event.Event{}
 	var counts glance.Counts
+	all := make([]event.Event, 0, len(m.sessions))
 	for k := range m.sessions {
 		s := m.sessions[k]
-		counts.Add(s.Status)
+		counts.AddState(&s)
+		all = append(all, s)
 		p, ok := panes[s.Pane]
-		if s.Pane == "" || !ok || (s.TTY != "" && p.TTY != "" && s.TTY != p.TTY) {
+		if !m.self.Is(s.Host) || s.Pane == "" || !ok || (s.TTY != "" && p.TTY != "" && s.TTY != p.TTY) {
 			continue
 		}
-		if cur := byPane[s.Pane]; cur == nil || s.T.After(cur.T.Time) ||
-			(s.T.Equal(cur.T.Time) && Key(&s) < Key(cur)) {
+		if cur := byPane[s.Pane]; cur == nil || glance.Shows(&s, cur, m.Many) ||
+			(!glance.Shows(cur, &s, m.Many) && Key(&s) < Key(cur)) {
 			byPane[s.Pane] = &s
 		}
 	}
@@ -221,7 +267,7 @@ func (m *Model) Desired(panes map[string]Pane) Set {
 		"@ag_waiting": strconv.Itoa(counts.Waiting), "@ag_failed": strconv.Itoa(counts.Failed),
 		"@ag_working": strconv.Itoa(counts.Working), "@ag_done": strconv.Itoa(counts.Done),
 	}
-	if s := counts.Summary(); s != "" {
+	if s := clean(glance.HostSummary(all, m.self)); s != "" {
 		g["@ag_summary"] = s
 	}
 	set[Target{ScopeGlobal, ""}] = g

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -40,7 +41,7 @@ func lines(cmds [][]string) string {
 }
 
 func TestDiffSteps(t *testing.T) {
-	m := NewModel()
+	m := NewModel(hostname.Named("vm"))
 	applied := Set{}
 	steps := []struct {
 		name  string
@@ -126,13 +127,28 @@ set-option -g @ag_waiting 2
 }
 
 func TestNewestSessionWinsThePane(t *testing.T) {
-	m := NewModel()
+	m := NewModel(hostname.Named("vm"))
 	old, cur := st(0, "old", "%1", "waiting", wait("permission", "Bash")), st(5, "new", "%1", "working")
 	m.Update(&cur)
 	m.Update(&old)
 	got := m.Desired(panes)[Target{ScopePane, "%1"}]
 	if got["@ag_session"] != "new" || got["@ag_status"] != "working" {
 		t.Errorf("pane %%1 = %v, want the newer session", got)
+	}
+}
+
+// TestManySessionsShowTheWorst: the sessions one OpenCode server hosts
+// share its pane, which shows the one at work behind the newer finished one.
+func TestManySessionsShowTheWorst(t *testing.T) {
+	m := NewModel(hostname.Named("vm"))
+	m.Many = func(a string) bool { return a == "opencode" }
+	a, b := st(0, "a", "%1", "working"), st(5, "b", "%1", "done")
+	for _, s := range []*event.Event{&a, &b} {
+		s.Agent, s.PID = "opencode", 40
+		m.Update(s)
+	}
+	if got := m.Desired(panes)[Target{ScopePane, "%1"}]; got["@ag_session"] != "a" || got["@ag_status"] != "working" {
+		t.Errorf("pane %%1 = %v, want the session at work", got)
 	}
 }
 
@@ -175,5 +191,77 @@ func TestJoin(t *testing.T) {
 	got := strings.Join(Join([][]string{{"a", "1"}, {"b"}, {"c", "2"}}), " ")
 	if got != "a 1 ; b ; c 2" {
 		t.Errorf("Join = %q", got)
+	}
+}
+
+func onHost(h string) func(*event.Event) { return func(e *event.Event) { e.Host = h } }
+func gen(n int64) func(*event.Event)     { return func(e *event.Event) { e.Gen = n } }
+
+// TestHostsAndReplays: another host's %1 never goes on this server's %1;
+// its sessions count in the summary, by host; a replayed older state never
+// overwrites a newer option, nor brings a gone session back.
+func TestHostsAndReplays(t *testing.T) {
+	steps := []struct {
+		name string
+		in   []event.Event
+		want string
+	}{
+		{"this host's %1 and devbox's %1", []event.Event{
+			st(0, "a", "%1", "working", onHost("vm"), gen(1)),
+			st(1, "a", "%1", "waiting", onHost("devbox"), gen(2), wait("permission", "Bash")),
+		}, `
+set-option -p -t %1 @ag_agent claude
+set-option -p -t %1 @ag_icon ⚙
+set-option -p -t %1 @ag_session a
+set-option -p -t %1 @ag_status working
+set-option -w -t @1 @ag_window_agent claude
+set-option -w -t @1 @ag_window_icon ⚙
+set-option -w -t @1 @ag_window_status working
+set-option -g @ag_done 0
+set-option -g @ag_failed 0
+set-option -g @ag_summary vm ⚙1 · devbox ⏳1
+set-option -g @ag_waiting 1
+set-option -g @ag_working 1
+`},
+		{"the same states replayed, and older ones: nothing", []event.Event{
+			st(0, "a", "%1", "idle", onHost("vm"), gen(0)),
+			st(0, "a", "%1", "working", onHost("vm"), gen(1)),
+			st(1, "a", "%1", "waiting", onHost("devbox"), gen(2), wait("permission", "Bash")),
+			st(0, "a", "%1", "working", onHost("devbox"), gen(1)),
+		}, ``},
+		{"devbox's link is down: its session is unknown", []event.Event{
+			st(1, "a", "%1", "waiting", onHost("devbox"), gen(2), wait("permission", "Bash"), func(e *event.Event) { e.Stale = "lost touch with devbox" }),
+		}, `
+set-option -g @ag_summary vm ⚙1 · devbox ?1
+set-option -g @ag_waiting 0
+`},
+		{"this host's session ends; its replay does not bring it back", []event.Event{
+			st(5, "a", "%1", "gone", onHost("vm"), gen(3)),
+			st(0, "a", "%1", "working", onHost("vm"), gen(1)),
+		}, `
+set-option -pu -t %1 @ag_agent
+set-option -pu -t %1 @ag_icon
+set-option -pu -t %1 @ag_session
+set-option -pu -t %1 @ag_status
+set-option -wu -t @1 @ag_window_agent
+set-option -wu -t @1 @ag_window_icon
+set-option -wu -t @1 @ag_window_status
+set-option -g @ag_summary devbox ?1
+set-option -g @ag_working 0
+`},
+	}
+	m := NewModel(hostname.Named("vm"))
+	applied := Set{}
+	for _, s := range steps {
+		for i := range s.in {
+			m.Update(&s.in[i])
+		}
+		got := "\n" + lines(Diff(applied, m.Desired(panes)))
+		if got == "\n" {
+			got = ""
+		}
+		if got != s.want {
+			t.Errorf("%s:\n got %s\nwant %s", s.name, got, s.want)
+		}
 	}
 }

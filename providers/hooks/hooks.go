@@ -8,10 +8,15 @@ package hooks
 
 import (
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/antigravity/agyhook"
 	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/codex/codexhook"
 	"github.com/agwatch/ag/providers/copilot/copilothook"
 	"github.com/agwatch/ag/providers/cursor/cursorhook"
+	"github.com/agwatch/ag/providers/gemini/geminihook"
+	"github.com/agwatch/ag/providers/omp/omphook"
+	"github.com/agwatch/ag/providers/opencode/opencodehook"
+	"github.com/agwatch/ag/providers/pi/pihook"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -43,6 +48,11 @@ func All() []Mapper {
 	return []Mapper{
 		claudehook.Mapper{},
 		codexhook.Mapper{},
+		geminihook.Mapper{},
+		agyhook.Mapper{},
+		opencodehook.Mapper{},
+		omphook.Mapper{},
+		pihook.Mapper{},
 		copilothook.Mapper{},
 		cursorhook.Mapper{},
 	}

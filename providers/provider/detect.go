@@ -18,6 +18,7 @@ type ProcRules struct {
 	Prefixes []string // basename prefixes: "codex-"
 	Paths    []string // substrings of a whole token: "/claude-code/"
 	Not      []string // substrings of any token that veto a match: helpers, plugin hosts
+	NotNames []string // exact basenames of any token that veto a match: another program behind the same name
 	// Launcher marks the forms that only start the agent: a process that
 	// matches through a launcher interpreter (Codex: `node …/.bin/codex`)
 	// has the real agent as a child, and the child is reported. Empty for
@@ -70,6 +71,9 @@ func (r ProcRules) Match(exe string, argv []string) ProcMatch {
 			if strings.Contains(t, bad) {
 				return ProcMatch{}
 			}
+		}
+		if isOneOf(base(t), r.NotNames) {
+			return ProcMatch{}
 		}
 	}
 	for i, t := range toks[:n] {

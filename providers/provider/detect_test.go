@@ -7,6 +7,8 @@ func TestProcRulesMatch(t *testing.T) {
 	// Codex-like: a node launcher whose child is the native binary.
 	codex := ProcRules{Names: []string{"codex"}, Prefixes: []string{"codex-"}, Paths: []string{"/@openai/codex/"},
 		Not: []string{"codex-code-mode-host"}, LauncherInterpreters: []string{"node"}}
+	// agy-like: a name another program's launcher also goes by.
+	agy := ProcRules{Names: []string{"agy"}, NotNames: []string{"antigravity"}}
 	for _, tc := range []struct {
 		name string
 		r    ProcRules
@@ -29,6 +31,8 @@ func TestProcRulesMatch(t *testing.T) {
 		{"prefix", codex, "/usr/local/bin/codex-x86_64-unknown-linux-musl", []string{"codex-x86_64-unknown-linux-musl"}, ProcMatch{OK: true}},
 		{"excluded helper", codex, "/p/bin/codex-code-mode-host", []string{"codex-code-mode-host"}, ProcMatch{}},
 		{"interpreter path itself", codex, "/opt/codex/node", []string{"/opt/codex/node", "x.js"}, ProcMatch{}},
+		{"same name, another program", agy, "/Applications/Antigravity.app/Contents/Resources/app/bin/antigravity", []string{"/usr/local/bin/agy"}, ProcMatch{}},
+		{"the name itself", agy, "/home/u/.local/bin/agy", []string{"agy", "-i", "x"}, ProcMatch{OK: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.r.Match(tc.exe, tc.argv); got != tc.want {

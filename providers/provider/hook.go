@@ -66,9 +66,12 @@ func (s InstallState) String() string {
 
 // InstallEnv is what an Installer needs to know.
 type InstallEnv struct {
-	Env    Env    // HOME, the agent's config-dir variables
-	Hook   string // absolute path of the ag-hook to write into the config
-	DryRun bool   // compute and report, write nothing
+	Env  Env    // HOME, the agent's config-dir variables
+	Hook string // absolute path of the ag-hook to write into the config
+	// Version is ag's version, for files ag writes whole that name it
+	// (a plugin's sentinel line); "" reads as "devel".
+	Version string
+	DryRun  bool // compute and report, write nothing
 	// Tx is the transaction every file is read and staged through, so one
 	// `ag-hook install` writes all its files or none (see configtx). Nil:
 	// Edit makes one for the call and commits it (tests, a single edit).

@@ -1,6 +1,9 @@
 package provider
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Actions a notification can offer and ag-keys performs.
 const (
@@ -22,6 +25,10 @@ type KeyMap struct {
 	Deny        []string // permission wait: refuse, the tool does not run
 	PlanApprove []string // plan wait: approve, keep edits gated
 	PlanDeny    []string // plan wait: refuse, stay in plan mode
+	// SubDeny replaces Deny on a sub-agent's permission wait (the state's
+	// sub is set), when its dialog differs: OpenCode asks for a reason
+	// before it rejects a sub-agent's tool call.
+	SubDeny []string
 
 	// Replies type literal text after a prelude. A nil prelude means no
 	// reply is offered in that situation; an empty non-nil one means the
@@ -81,4 +88,18 @@ const (
 type Keyed interface {
 	Provider
 	Keys() KeyMap
+}
+
+// LeadingCommand is an UnsafeReply for composers that trim leading white
+// space and then read a first "/" as a slash command and "!" as shell mode
+// (Gemini CLI, Antigravity's agy): no defusing space survives the trim, so
+// such text is refused.
+func LeadingCommand(text string) string {
+	switch t := strings.TrimLeft(text, " \t\r\n\v\f\u00a0\u3000"); {
+	case strings.HasPrefix(t, "/"):
+		return "a reply starting with / runs as a slash command"
+	case strings.HasPrefix(t, "!"):
+		return "a reply starting with ! runs as a shell command"
+	}
+	return ""
 }

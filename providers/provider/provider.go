@@ -27,3 +27,24 @@ type OneSession interface {
 	Provider
 	OneSessionPerProcess() bool
 }
+
+// ManySessions is an agent whose one process hosts several live sessions
+// at once, all shown in the pane it runs in (OpenCode's server: the
+// sessions the user switches between keep working behind the one on
+// screen). The pane shows the worst of them, and while more than one
+// waits, each of those waits is ambiguous: a key typed into the pane
+// answers whichever dialog it shows, so notifications offer no buttons
+// and ag-keys refuses.
+type ManySessions interface {
+	Provider
+	ManySessionsPerProcess() bool
+}
+
+// HookEnds is an agent whose hooks report the end of every turn while its
+// transcript can only guess it (Gemini CLI records an answer before the
+// tool calls that answer makes): in a session its hooks were heard from,
+// ag-fold takes the turn's end from the hook alone.
+type HookEnds interface {
+	Provider
+	HookEndsTurns() bool
+}

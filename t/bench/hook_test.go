@@ -58,26 +58,9 @@ func TestHookSpeed(t *testing.T) {
 			{evicted, "claude"},
 		},
 	}
-	js, _ := json.Marshal(spec)
-	c := exec.Command(agent, runner)
-	c.Stdin = bytes.NewReader(js)
-	var out, errb bytes.Buffer
-	c.Stdout, c.Stderr = &out, &errb
-	if err := c.Run(); err != nil {
-		t.Fatalf("%v\n%s", err, errb.String())
-	}
-	var res hookRunResult
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatalf("runner: %v: %q", err, out.String())
-	}
+	res, stats := runHooks(t, agent, runner, spec, warm)
 	if res.Stdout != "" {
 		t.Fatalf("ag-hook wrote %q to stdout", res.Stdout)
-	}
-	stats := make([]Stats, len(spec.Runs))
-	for j, ds := range res.Times {
-		ds = ds[warm:]
-		slices.Sort(ds)
-		stats[j] = Stats{N: n, Median: ds[n/2], Min: ds[0], Max: ds[n-1]}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "ag", "spool.ndjson"))
 	if err != nil || bytes.Count(b, []byte("\n")) != 2*(warm+n) {
@@ -94,6 +77,32 @@ func TestHookSpeed(t *testing.T) {
 	if stats[0].Median > hookBudget {
 		t.Errorf("ag-hook claude median %s, budget %s", round(stats[0].Median), hookBudget)
 	}
+}
+
+// runHooks has the agent stand-in start the runner with spec, and returns
+// its result and each run's figures past the first warm.
+func runHooks(t *testing.T, agent, runner string, spec hookRunSpec, warm int) (hookRunResult, []Stats) {
+	t.Helper()
+	js, _ := json.Marshal(spec)
+	c := exec.Command(agent, runner)
+	c.Stdin = bytes.NewReader(js)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	var res hookRunResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("runner: %v: %q", err, out.String())
+	}
+	stats := make([]Stats, len(spec.Runs))
+	for j, ds := range res.Times {
+		ds = ds[warm:]
+		n := len(ds)
+		slices.Sort(ds)
+		stats[j] = Stats{N: n, Median: ds[n/2], Min: ds[0], Max: ds[n-1]}
+	}
+	return res, stats
 }
 
 // hookRunSpec is what the runner runs: each of Runs N times in turn, the
@@ -132,7 +141,7 @@ import (
 )
 
 func main() {
-	if filepath.Base(os.Args[0]) == "claude" {
+	if filepath.Base(os.Args[0]) != "hookrun" { // the agent: claude, gemini, …
 		c := exec.Command(os.Args[1])
 		c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no controlling terminal below

@@ -410,7 +410,7 @@ func TestClaudeApprovedLongTool(t *testing.T) {
 	t.Parallel()
 	w := newHardWorld(t)
 	p, s := w.claude(t, "long", ClaudeIdle)
-	approvedLong(t, p, s, w.h.Project, "1", func() {
+	approvedLong(t, p, s, w.h.Project, "Bash", "1", func() {
 		p.WaitText(10*time.Second, ClaudePermission)
 		// ag-detect has seen the prompt (as a user who reads it first gives
 		// it time to): what it sees next, Claude at work, is the answer.

@@ -195,5 +195,5 @@ func TestClaudeLifecycle(t *testing.T) {
 func TestClaudeApprovedRuns(t *testing.T) {
 	t.Parallel()
 	lw, _ := newClaudeWorld(t, "runs")
-	approvedLong(t, lw.p, lw.s, lw.h.Project, "1", func() { lw.p.WaitText(10*time.Second, ClaudePermission) })
+	approvedLong(t, lw.p, lw.s, lw.h.Project, "Bash", "1", func() { lw.p.WaitText(10*time.Second, ClaudePermission) })
 }

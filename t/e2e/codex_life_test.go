@@ -59,5 +59,5 @@ func TestCodexLifecycle(t *testing.T) {
 func TestCodexApprovedRuns(t *testing.T) {
 	t.Parallel()
 	lw, _ := newCodexWorld(t, "runs", openai.Options{})
-	approvedLong(t, lw.p, lw.s, lw.h.Project, "Enter", func() { lw.p.WaitText(10*time.Second, CodexPermission) })
+	approvedLong(t, lw.p, lw.s, lw.h.Project, "Bash", "Enter", func() { lw.p.WaitText(10*time.Second, CodexPermission) })
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,13 +20,10 @@ import (
 // notifications (ag-tail --follow | ag-fold | ag-notify --backend dbus) on
 // a private bus served by t/notifyd, and ag-keys taking ag-notify's output.
 type codexNotify struct {
-	h    *Harness
-	api  *openai.Server
-	nd   *Notifyd
-	tm   *Tmux
-	pl   *Pipeline
-	keys *Keys
-	bin  string
+	notifyRig
+	api *openai.Server
+	tm  *Tmux
+	bin string
 }
 
 func newCodexNotify(t *testing.T) *codexNotify {
@@ -35,7 +31,7 @@ func newCodexNotify(t *testing.T) *codexNotify {
 	bin := Install(t, Codex)
 	CheckVersion(t, bin, Codex.Version)
 	h := New(t)
-	w := &codexNotify{h: h, bin: bin}
+	w := &codexNotify{notifyRig: notifyRig{h: h}, bin: bin}
 	w.api = h.FakeOpenAI(openai.Options{})
 	h.CodexConfig(bin, w.api)
 	h.StartDBus()
@@ -78,57 +74,9 @@ func (w *codexNotify) wait(t *testing.T, p *Pane, s *Session, cmd string) offere
 		t.Fatalf("waiting state: attention %q tool %q text %q token %q pane %q; want permission, Bash, %q, a token, %s",
 			wt.Attention, wt.Tool, wt.Text, wt.Token, wt.Pane, cmd, p.ID)
 	}
-	n, i := w.nd.WaitCall(from, "Notify for "+cmd, 15*time.Second, func(c Call) bool {
-		return c.Call == "Notify" && strings.Contains(c.Body, cmd)
-	})
-	if !strings.HasPrefix(n.Summary, "Codex · project") || !strings.HasPrefix(n.Body, "Needs permission: Bash\n") {
-		t.Errorf("Notify summary %q body %q; want \"Codex · project\", \"Needs permission: Bash\\n<command>\"", n.Summary, n.Body)
-	}
-	for _, pair := range [][2]string{{"approve", "Approve"}, {"deny", "Deny"}} {
-		k := slices.Index(n.Actions, pair[0])
-		if k < 0 || k%2 != 0 || k+1 >= len(n.Actions) || n.Actions[k+1] != pair[1] {
-			t.Errorf("Notify actions %q offer no %s/%s button", n.Actions, pair[0], pair[1])
-		}
-	}
-	d := w.pl.Out.Await(t, "notify deliver for token "+wt.Token, 10*time.Second, func(e *event.Event) bool {
-		return e.Kind == event.Notify && e.Action == "deliver" && e.Token == wt.Token
-	})
-	if d.Backend != "dbus" || d.Ref != strconv.FormatUint(uint64(n.ID), 10) || d.Pane != p.ID || d.Agent != codex.ID {
-		t.Errorf("notify event: backend %q ref %q pane %q agent %q; want dbus, %d, %s, codex", d.Backend, d.Ref, d.Pane, d.Agent, n.ID, p.ID)
-	}
+	o := w.offer(t, from, wt, p, "Codex · project", "Needs permission: Bash\n", cmd)
 	p.WaitText(10*time.Second, CodexPermission)
-	return offered{wait: wt, note: n, index: i}
-}
-
-// press presses key on the notification once ag-keys can check the wait's
-// token in the state file, and returns ag-keys's keys event for it.
-func (w *codexNotify) press(t *testing.T, o offered, p *Pane, key string) event.Event {
-	t.Helper()
-	w.h.WaitState(10*time.Second, func(states []event.Event) bool {
-		st, ok := state.ForPane(states, p.ID)
-		return ok && st.Token == o.wait.Token
-	}, "the wait's token "+o.wait.Token)
-	w.nd.Press(o.note.ID, key)
-	a := w.pl.Out.Await(t, key+" action for token "+o.wait.Token, 10*time.Second, func(e *event.Event) bool {
-		return e.Kind == event.Action && e.Token == o.wait.Token
-	})
-	if a.Action != key || a.Pane != p.ID || a.Agent != codex.ID || a.Session != o.wait.Session {
-		t.Errorf("action event: action %q pane %q agent %q session %q; want %s, %s, codex, %s",
-			a.Action, a.Pane, a.Agent, a.Session, key, p.ID, o.wait.Session)
-	}
-	return w.keys.Out.WaitFor(t, "keys for token "+o.wait.Token, 10*time.Second, func(e *event.Event) bool {
-		return e.Kind == event.Keys && e.Token == o.wait.Token
-	})
-}
-
-func (w *codexNotify) notifies(body string) int {
-	n := 0
-	for _, c := range w.nd.Calls() {
-		if c.Call == "Notify" && slices.Contains(c.Buttons(), "approve") && strings.Contains(c.Body, body) {
-			n++
-		}
-	}
-	return n
+	return o
 }
 
 // TestCodexNotify answers real Codex approval prompts from the desktop
@@ -165,7 +113,7 @@ func TestCodexNotify(t *testing.T) {
 	if slices.Contains(w.nd.Live(), o.note.ID) {
 		t.Errorf("notification %d is still shown after the wait was answered", o.note.ID)
 	}
-	if n := w.notifies("echo approved"); n != 1 {
+	if n := w.notifies(0, "echo approved"); n != 1 {
 		t.Errorf("%d notifications with Approve/Deny for the approved wait; want exactly 1", n)
 	}
 
@@ -215,7 +163,7 @@ func TestCodexNotify(t *testing.T) {
 	if slices.Contains(w.nd.Live(), o.note.ID) {
 		t.Errorf("notification %d is still shown after the wait was denied", o.note.ID)
 	}
-	if n := w.notifies("echo denied"); n != 1 {
+	if n := w.notifies(0, "echo denied"); n != 1 {
 		t.Errorf("%d notifications with Approve/Deny for the denied wait; want exactly 1", n)
 	}
 	if bad := append(w.pl.Out.Bad(), w.keys.Out.Bad()...); len(bad) > 0 {

@@ -73,15 +73,8 @@ func TestClaudeNotifyLatency(t *testing.T) {
 		}
 		t.Logf("wait %d: hook → Notify %s", i, d.Round(100*time.Microsecond))
 	}
-	sorted := slices.Clone(lat)
-	slices.Sort(sorted)
-	median := (sorted[(waits-1)/2] + sorted[waits/2]) / 2
-	var all []string
-	for _, d := range lat {
-		all = append(all, fmt.Sprintf("%.1f", ms(d)))
-	}
-	t.Logf("hook `wait` → Notify received, %d waits: median %.1f ms, min %.1f ms, max %.1f ms (all, ms: %s)",
-		waits, ms(median), ms(sorted[0]), ms(sorted[waits-1]), strings.Join(all, " "))
+	median, line := latencies("hook `wait` → Notify received", lat)
+	t.Log(line)
 	if median >= 100*time.Millisecond {
 		t.Errorf("median hook → Notify latency %s; budget < 100ms", median)
 	}

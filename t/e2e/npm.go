@@ -34,8 +34,11 @@ var installMu sync.Mutex
 type NPMPackage struct {
 	Name    string // @anthropic-ai/claude-code
 	Version string // exact, e.g. 2.1.197
-	Bin     string // the command under node_modules/.bin
+	Bin     string // the command under node_modules/.bin; "" for a library
 	Dir     string // the cache folder's name, e.g. claude-2.1.197
+	// Save keeps npm's package.json and package-lock.json (--save-exact):
+	// a folder the agent itself checks with npm (OpenCode's plugin deps).
+	Save bool
 }
 
 // Install returns the path of pkg's command, installing it with
@@ -51,6 +54,9 @@ func Install(t testing.TB, pkg NPMPackage) string {
 	cache := CacheDir(t)
 	final := filepath.Join(cache, pkg.Dir)
 	bin := filepath.Join(final, "node_modules", ".bin", pkg.Bin)
+	if pkg.Bin == "" { // a library: its folder is what is returned
+		bin = filepath.Join(final, "node_modules", pkg.Name)
+	}
 	if _, err := os.Stat(bin); err == nil {
 		return bin
 	}
@@ -69,13 +75,17 @@ func Install(t testing.TB, pkg NPMPackage) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	start := time.Now()
+	save := "--no-save"
+	if pkg.Save {
+		save = "--save-exact"
+	}
 	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", tmp, "--no-audit", "--no-fund",
-		"--no-save", pkg.Name+"@"+pkg.Version)
+		save, pkg.Name+"@"+pkg.Version)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("npm install %s@%s failed: %v\n%s", pkg.Name, pkg.Version, err, out)
 	}
-	if _, err := os.Stat(filepath.Join(tmp, "node_modules", ".bin", pkg.Bin)); err != nil {
+	if _, err := os.Stat(filepath.Join(tmp, strings.TrimPrefix(bin, final))); err != nil {
 		t.Fatalf("npm install %s@%s left no .bin/%s:\n%s", pkg.Name, pkg.Version, pkg.Bin, out)
 	}
 	if err := os.Rename(tmp, final); err != nil {

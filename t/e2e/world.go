@@ -65,19 +65,20 @@ func (w *loginWorld) start(agent string, pane func() *Pane) {
 	w.s = w.pl.Out.Session(agent, "")
 }
 
-// approvedLong has the agent in p run a command that needs approval and
-// takes 8 s, presses key once ready() returns (the prompt on screen, and
+// approvedLong has the agent in p run a command that needs approval (of
+// tool, the agent's shell tool) and takes 8 s, presses key once ready()
+// returns (the prompt on screen, and
 // whatever else must have been seen first), and checks the session works
 // on the command long before it ends — no hook says so until then — and
 // is done once it ran. It returns how long after the key working came.
-func approvedLong(t *testing.T, p *Pane, s *Session, project, key string, ready func()) time.Duration {
+func approvedLong(t *testing.T, p *Pane, s *Session, project, tool, key string, ready func()) time.Duration {
 	t.Helper()
 	const took = 8 * time.Second
 	slow := filepath.Join(project, "slow.txt")
 	p.Type("RUN: sleep 8 && echo done > slow.txt")
 	st := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)
-	if w := st[1]; w.Attention != event.AttnPermission || w.Tool != "Bash" {
-		t.Errorf("waiting state: attention %q tool %q, want permission, Bash", w.Attention, w.Tool)
+	if w := st[1]; w.Attention != event.AttnPermission || w.Tool != tool {
+		t.Errorf("waiting state: attention %q tool %q, want permission, %s", w.Attention, w.Tool, tool)
 	}
 	ready()
 	approved := time.Now()
@@ -87,8 +88,8 @@ func approvedLong(t *testing.T, p *Pane, s *Session, project, key string, ready 
 	if _, err := os.Stat(slow); err == nil {
 		t.Errorf("slow.txt exists %s after the approval: the state waited for the command's end", after)
 	}
-	if wk.Tool != "Bash" || !strings.Contains(wk.Text, "sleep 8") {
-		t.Errorf("working state: tool %q text %q, want Bash and the command", wk.Tool, wk.Text)
+	if wk.Tool != tool || !strings.Contains(wk.Text, "sleep 8") {
+		t.Errorf("working state: tool %q text %q, want %s and the command", wk.Tool, wk.Text, tool)
 	}
 	s.Expect(t, 30*time.Second, event.StatusDone)
 	if b, err := os.ReadFile(slow); err != nil || string(b) != "done\n" {

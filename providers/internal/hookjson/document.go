@@ -74,17 +74,42 @@ func (e *ShapeError) Error() string { return e.Msg }
 
 func shapef(format string, a ...any) error { return &ShapeError{fmt.Sprintf(format, a...)} }
 
+// Format is what a file may hold beyond Claude's settings.json.
+type Format struct {
+	// Comments: // and /* */ comments (Gemini CLI reads its settings.json
+	// through strip-json-comments). Those outside "hooks" are kept as they
+	// are; inside "hooks" only in what an edit leaves untouched.
+	Comments bool
+	// Settings are names under "hooks" that configure the hooks rather
+	// than name an event (Gemini's "enabled", "disabled",
+	// "notifications"): kept as read, never taken apart.
+	Settings []string
+}
+
 // Parse reads a config file's bytes. An empty file is an empty object.
-func Parse(data []byte) (*Doc, error) {
+func Parse(data []byte) (*Doc, error) { return Format{}.Parse(data) }
+
+// Parse reads a config file's bytes in format f.
+func (f Format) Parse(data []byte) (*Doc, error) {
 	d := &Doc{indent: "  ", newline: true}
-	if len(bytes.TrimSpace(data)) == 0 {
+	text := data
+	if f.Comments {
+		var err error
+		if text, err = blankComments(data); err != nil {
+			return nil, err
+		}
+	}
+	if len(bytes.TrimSpace(text)) == 0 {
+		if len(bytes.TrimSpace(data)) > 0 {
+			d.orig = data // only comments: kept until something is written
+		}
 		return d, nil
 	}
 	d.indent, d.newline = layout(data)
-	d.orig = data
-	members, err := objectMembers(data)
+	d.orig = data // offsets into text are offsets into data: comments became spaces
+	members, err := objectMembers(text)
 	if err != nil {
-		return nil, syntaxAt(data, err)
+		return nil, syntaxAt(text, err)
 	}
 	d.parsed = members
 	seen := false
@@ -97,7 +122,7 @@ func Parse(data []byte) (*Doc, error) {
 			return nil, shapef(`"hooks" appears twice`)
 		}
 		seen = true
-		h, err := parseHooks(m.raw)
+		h, err := parseHooks(m.raw, f.Settings)
 		if err != nil {
 			return nil, err
 		}
@@ -166,6 +191,48 @@ func syntaxAt(data []byte, err error) error {
 	return err
 }
 
+// blankComments is data with every // and /* */ comment outside strings
+// turned into spaces (newlines kept), so offsets and line numbers stay.
+func blankComments(data []byte) ([]byte, error) {
+	var out []byte // a copy once the first comment is seen
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case c == '/' && i+1 < len(data) && (data[i+1] == '/' || data[i+1] == '*'):
+			if out == nil {
+				out = bytes.Clone(data)
+			}
+			start, block := i, data[i+1] == '*'
+			end := len(data)
+			if block {
+				j := bytes.Index(data[i+2:], []byte("*/"))
+				if j < 0 {
+					line := 1 + bytes.Count(data[:i], []byte("\n"))
+					return nil, fmt.Errorf("line %d: unterminated /* comment", line)
+				}
+				end = i + 2 + j + 2
+			} else if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
+				end = i + j
+			}
+			for k := start; k < end; k++ {
+				if out[k] != '\n' && out[k] != '\r' {
+					out[k] = ' '
+				}
+			}
+			i = end - 1
+		}
+	}
+	if out == nil {
+		return data, nil
+	}
+	return out, nil
+}
+
 // layout guesses the file's indentation from its first indented line.
 func layout(data []byte) (indent string, newline bool) {
 	newline = bytes.HasSuffix(bytes.TrimRight(data, " \t\r"), []byte("\n"))
@@ -191,7 +258,7 @@ func layout(data []byte) (indent string, newline bool) {
 	return "  ", newline
 }
 
-func parseHooks(raw json.RawMessage) (*hooksObj, error) {
+func parseHooks(raw json.RawMessage, settings []string) (*hooksObj, error) {
 	h := &hooksObj{}
 	if string(bytes.TrimSpace(raw)) == "null" {
 		return h, nil
@@ -211,6 +278,10 @@ func parseHooks(raw json.RawMessage) (*hooksObj, error) {
 		}
 		seen[m.key] = true
 		ev := &eventList{name: m.key, raw: m.raw}
+		if slices.Contains(settings, m.key) {
+			h.events = append(h.events, ev) // no event: written back as read
+			continue
+		}
 		var groups []json.RawMessage
 		if err := json.Unmarshal(m.raw, &groups); err != nil {
 			return nil, shapef("hooks.%s is not an array", m.key)

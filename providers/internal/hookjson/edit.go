@@ -27,6 +27,8 @@ type Spec struct {
 	// Owns says whether a handler's command line (command, plus args in
 	// exec form) is ag's: it runs ag-hook with this agent's name.
 	Owns func(command string, args []string) bool
+	// Format is what else the file may hold (comments, hook settings).
+	Format Format
 }
 
 // OwnedBy is the usual ownership test: the command is exactly

@@ -12,7 +12,7 @@ const BackupSuffix = configtx.BackupSuffix
 
 // load reads and parses path through tx. A missing file is an empty
 // document; exists says which.
-func load(tx *configtx.Tx, path string) (d *Doc, exists bool, err error) {
+func load(tx *configtx.Tx, path string, f Format) (d *Doc, exists bool, err error) {
 	data, exists, err := tx.Read(path)
 	if err != nil {
 		return nil, false, err
@@ -21,7 +21,7 @@ func load(tx *configtx.Tx, path string) (d *Doc, exists bool, err error) {
 		d, _ := Parse(nil)
 		return d, false, nil
 	}
-	d, err = Parse(data)
+	d, err = f.Parse(data)
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: %w (left unchanged)", path, err)
 	}
@@ -42,7 +42,7 @@ func Uninstall(ie provider.InstallEnv, path string, s *Spec) (provider.InstallRe
 // Status reads the file at path (as it is on disk).
 func Status(path string, s *Spec) (provider.InstallStatus, error) {
 	st := provider.InstallStatus{Path: path}
-	d, exists, err := load(configtx.New(), path)
+	d, exists, err := load(configtx.New(), path, s.Format)
 	if err != nil {
 		return st, err
 	}
@@ -56,7 +56,7 @@ func Status(path string, s *Spec) (provider.InstallStatus, error) {
 func edit(ie provider.InstallEnv, path string, s *Spec, change func(*Doc) []string) (provider.InstallResult, error) {
 	return ie.Edit(func(tx *configtx.Tx) (provider.InstallResult, error) {
 		res := provider.InstallResult{Path: path}
-		d, exists, err := load(tx, path)
+		d, exists, err := load(tx, path, s.Format)
 		if err != nil {
 			return res, err
 		}

@@ -499,3 +499,85 @@ func jsonEqual(a, b []byte) bool {
 	}
 	return reflect.DeepEqual(x, y)
 }
+
+// TestFormat: a file in Gemini's settings format — comments, and hook
+// settings beside the events under "hooks" — is edited with its comments
+// outside "hooks" and its settings kept, and still refused when broken.
+func TestFormat(t *testing.T) {
+	s := testSpec()
+	s.Format = Format{Comments: true, Settings: []string{"enabled", "disabled"}}
+	in := `// my settings
+{
+  /* theme */ "ui": {"theme": "Default"}, // trailing
+  "url": "http://example.com/*not a comment*/",
+  "hooks": {
+    "enabled": true,
+    "disabled": ["x"],
+    "Stop": [{"hooks": [{"type": "command", "command": "mine"}]}]
+  }
+}
+`
+	path := file(t, []byte(in))
+	if _, err := Install(provider.InstallEnv{}, path, s); err != nil {
+		t.Fatal(err)
+	}
+	got := string(read(t, path))
+	for _, want := range []string{"// my settings\n{", "/* theme */ \"ui\"", "// trailing", `"http://example.com/*not a comment*/"`, `"enabled": true`, `"disabled": [`, `"mine"`, "ag-hook"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after install, %q is missing:\n%s", want, got)
+		}
+	}
+	if st, err := Status(path, s); err != nil || st.State != provider.Installed {
+		t.Errorf("status %v %v", st, err)
+	}
+	if _, err := Uninstall(provider.InstallEnv{}, path, s); err != nil {
+		t.Fatal(err)
+	}
+	got = string(read(t, path))
+	if !strings.Contains(got, "// my settings") || !strings.Contains(got, `"enabled": true`) || strings.Contains(got, "ag-hook") {
+		t.Errorf("after uninstall:\n%s", got)
+	}
+	// Without the format, the same file is refused.
+	if _, err := Status(file(t, []byte(in)), testSpec()); err == nil {
+		t.Error("a file with comments parsed without Format.Comments")
+	}
+	for _, bad := range []string{"{/* open", `{"hooks": {"enabled": true, "Stop": 1}}`} {
+		if _, err := Status(file(t, []byte(bad)), s); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+	if _, err := Status(file(t, []byte("{\n\n/* x")), s); err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("unterminated comment: %v, want line 3", err)
+	}
+}
+
+// FuzzParseFormat: with comments and hook settings allowed, what install
+// writes reads back installed, and an untouched file comes back as read.
+func FuzzParseFormat(f *testing.F) {
+	_, _, in := inputs(f)
+	for _, d := range in {
+		f.Add(d)
+	}
+	f.Add([]byte("// c\n{\"a\": \"//x\", /* y */ \"hooks\": {\"enabled\": false}}"))
+	fm := Format{Comments: true, Settings: []string{"enabled", "disabled"}}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := fm.Parse(data)
+		if err != nil {
+			return
+		}
+		if out := d.Bytes(); len(bytes.TrimSpace(data)) > 0 && !bytes.Equal(out, data) {
+			t.Fatalf("untouched file changed:\n%s\n%s", data, out)
+		}
+		s := testSpec()
+		s.Format = fm
+		d.Install(s)
+		out := d.Bytes()
+		d2, err := fm.Parse(out)
+		if err != nil {
+			t.Fatalf("install wrote what it cannot read: %v\n%s", err, out)
+		}
+		if st, why := d2.Status(s); st != provider.Installed {
+			t.Fatalf("after install: %v %v\n%s", st, why, out)
+		}
+	})
+}

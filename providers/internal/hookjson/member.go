@@ -57,8 +57,11 @@ func String(s string) json.RawMessage {
 
 // ReadMember returns the value of the top-level member key of the file at
 // path: nil when the file or the member is missing.
-func ReadMember(path, key string) (json.RawMessage, error) {
-	d, exists, err := load(configtx.New(), path)
+func ReadMember(path, key string) (json.RawMessage, error) { return Format{}.ReadMember(path, key) }
+
+// ReadMember is ReadMember for a file in format f.
+func (f Format) ReadMember(path, key string) (json.RawMessage, error) {
+	d, exists, err := load(configtx.New(), path, f)
 	if err != nil || !exists {
 		return nil, err
 	}
@@ -88,7 +91,7 @@ func EditMember(ie provider.InstallEnv, path, key string, change func(old json.R
 func ReplaceMember(ie provider.InstallEnv, path, key string, change func(old json.RawMessage) (json.RawMessage, []string, error)) (provider.InstallResult, error) {
 	return ie.Edit(func(tx *configtx.Tx) (provider.InstallResult, error) {
 		res := provider.InstallResult{Path: path}
-		d, _, err := load(tx, path)
+		d, _, err := load(tx, path, Format{})
 		if err != nil {
 			return res, err
 		}

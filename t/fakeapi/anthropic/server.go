@@ -31,10 +31,8 @@ package anthropic
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
 )
@@ -43,24 +41,18 @@ import (
 // ANTHROPIC_BASE_URL (no /v1 suffix).
 type Server struct {
 	*serve.Server[Request]
+	opts Options
 }
 
-// Request is one request the server answered, for assertions and failure logs.
+// Request is one request the server answered, for assertions and failure
+// logs: what every fake records, and Claude's own.
 type Request struct {
-	Time     time.Time
-	Method   string
-	Path     string // with the query
-	Model    string
-	Stream   bool
-	Tools    int
+	serve.Request
 	Messages int
 	Session  string // X-Claude-Code-Session-Id
 	Beta     string // anthropic-beta: "context-1m-…" when the CLI asks for the 1M window
-	Prompt   string // last user text, clamped
-	Last     string // the newest text block of it, clamped
-	Reply    string // what was sent: "text", "tool:Bash <cmd>", "error ..."
+	Last     string // the newest text block of the prompt, clamped
 	Usage    Usage  // the usage reported for a Messages reply
-	Status   int
 }
 
 // Usage is the token usage one reply reported.
@@ -72,45 +64,28 @@ type Usage struct {
 func (u Usage) Context() int64 { return u.In + u.CacheRead + u.CacheWrite }
 
 func (r Request) String() string {
-	s := fmt.Sprintf("%s %s %s", r.Time.UTC().Format("15:04:05.000"), r.Method, r.Path)
-	if r.Model != "" || r.Messages > 0 {
-		s += fmt.Sprintf(" model=%s stream=%t tools=%d msgs=%d", r.Model, r.Stream, r.Tools, r.Messages)
-	}
-	if r.Prompt != "" {
-		s += fmt.Sprintf(" prompt=%q", r.Prompt)
-	}
+	oneM := ""
 	if strings.Contains(r.Beta, "context-1m") {
-		s += " 1m"
+		oneM = "1m"
 	}
-	if r.Reply != "" {
-		s += " reply=" + r.Reply
-	}
+	usage := ""
 	if r.Usage != (Usage{}) {
-		s += fmt.Sprintf(" usage=in:%d,cache_read:%d,cache_write:%d,out:%d", r.Usage.In, r.Usage.CacheRead, r.Usage.CacheWrite, r.Usage.Out)
+		usage = fmt.Sprintf("usage=in:%d,cache_read:%d,cache_write:%d,out:%d", r.Usage.In, r.Usage.CacheRead, r.Usage.CacheWrite, r.Usage.Out)
 	}
-	return s + fmt.Sprintf(" -> %d", r.Status)
+	return r.Line(serve.Field("msgs", r.Messages), oneM, usage)
 }
 
-// Options tune a Server; the zero value is fine.
-type Options struct {
-	// Trace, when set, receives every request body (one line per request),
-	// to see what a new CLI version sends.
-	Trace io.Writer
-}
+// Options tune a Server: Trace, InputTokens (the prompt's tokens every
+// reply reports); the zero value is fine.
+type Options = serve.Options
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
-	base, err := serve.Listen[Request]("fake anthropic", opts.Trace)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{Server: base}
-	base.Serve(s)
-	return s, nil
+	return serve.Start("fake anthropic", opts.Trace, func(b *serve.Server[Request]) *Server { return &Server{Server: b, opts: opts} })
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(),
+	rec := Request{Request: serve.NewRequest(r),
 		Session: r.Header.Get("X-Claude-Code-Session-Id"), Beta: r.Header.Get("Anthropic-Beta")}
 	defer func() { s.Record(rec) }()
 
@@ -140,14 +115,9 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, rec *Reques
 }
 
 func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) {
-	body, err := s.ReadBody(r)
-	if err != nil {
-		rec.Status = http.StatusBadRequest
-		apiError(w, rec.Status, "invalid_request_error", err.Error())
-		return
-	}
 	var req messagesRequest
-	if err := json.Unmarshal(body, &req); err != nil {
+	body, err := s.Decode(r, &req)
+	if err != nil {
 		rec.Status = http.StatusBadRequest
 		rec.Reply = "error " + err.Error()
 		apiError(w, rec.Status, "invalid_request_error", "fake anthropic: "+err.Error())
@@ -169,7 +139,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 		Type:  "message",
 		Role:  "assistant",
 		Model: req.Model,
-		Usage: promptUsage(estimateTokens(len(body))),
+		Usage: promptUsage(s.promptTokens(body)),
 	}
 	if sc.Command != "" {
 		msg.StopReason = "tool_use"
@@ -221,6 +191,14 @@ func promptUsage(total int64) usage {
 	u := usage{InputTokens: total/10 + 1, CacheReadInputTokens: total / 2}
 	u.CacheCreationInputTokens = max(total-u.InputTokens-u.CacheReadInputTokens, 0)
 	return u
+}
+
+// promptTokens is Options.InputTokens, or else the body's estimate.
+func (s *Server) promptTokens(body []byte) int64 {
+	if s.opts.InputTokens > 0 {
+		return s.opts.InputTokens
+	}
+	return estimateTokens(len(body))
 }
 
 // estimateTokens is the usual ~4 bytes per token; the CLI only displays it.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agwatch/ag/t/fakeapi/serve/servetest"
 )
 
 // sseEvent is one parsed server-sent event, with when it arrived.
@@ -70,12 +72,7 @@ func start(t *testing.T) *Server {
 
 func post(t *testing.T, url, body string) *http.Response {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
+	return servetest.Post(t, url, body)
 }
 
 // request builds a Messages request body like the CLI's: tools offered,
@@ -215,6 +212,18 @@ func TestStreamToolUseThenResult(t *testing.T) {
 	}
 }
 
+func TestInputTokens(t *testing.T) {
+	s, err := Start(Options{InputTokens: 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a := assemble(t, readSSE(t, post(t, s.URL+"/v1/messages", request("m", true, 1, prompt("hi"))).Body))
+	if u := s.Requests()[0].Usage; u.Context() != 100000 || a.inTokens != float64(u.In) || u.CacheRead != 50000 {
+		t.Errorf("usage %+v, streamed input %v", u, a.inTokens)
+	}
+}
+
 func TestSlowHoldsAfterMessageStart(t *testing.T) {
 	s := start(t)
 	t0 := time.Now()
@@ -263,24 +272,9 @@ func TestSideRequests(t *testing.T) {
 
 func TestRoutesAndErrors(t *testing.T) {
 	s := start(t)
-	for _, tc := range []struct {
-		method, path, body string
-		status             int
-	}{
-		{"HEAD", "/", "", 200},
-		{"POST", "/v1/messages", "{not json", 400},
-		{"GET", "/v1/models", "", 404},
-	} {
-		req, _ := http.NewRequest(tc.method, s.URL+tc.path, strings.NewReader(tc.body))
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != tc.status {
-			t.Errorf("%s %s: %d, want %d", tc.method, tc.path, resp.StatusCode, tc.status)
-		}
-	}
+	servetest.Check(t, s.URL, "HEAD", "/", "", 200, "")
+	servetest.Check(t, s.URL, "POST", "/v1/messages", "{not json", 400, "")
+	servetest.Check(t, s.URL, "GET", "/v1/models", "", 404, "")
 	if got := len(s.Requests()); got != 3 {
 		t.Errorf("%d requests logged, want 3:\n%s", got, s.Log())
 	}

@@ -10,6 +10,8 @@
 //	                  tools: bash, ...) with {command, description}; once
 //	                  the tool result comes back, "FAKE-DONE: tool result
 //	                  received"
+//	CALL: <tool> <json> call the offered tool with those arguments (a
+//	                  question, a sub-agent, a plan)
 //	FAIL: <message>   answer 400 with the message
 //	SLOW:<duration>   hold the reply that long after its first chunk
 //	anything else     a text reply "FAKE-REPLY: ..."
@@ -23,7 +25,6 @@
 package chat
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -40,38 +41,17 @@ type Server struct {
 	opts Options
 }
 
-// Request is one request the server answered.
+// Request is one request the server answered: what every fake records,
+// and Chat Completions' own.
 type Request struct {
-	Time     time.Time
-	Method   string
-	Path     string
-	Agent    string // User-Agent
-	Model    string
-	Stream   bool
-	Usage    bool // stream_options.include_usage
-	Tools    int
+	serve.Request
 	Messages int
-	Prompt   string // the user text answered, clamped
-	Reply    string // "text", "call:bash <cmd>", "error ..."
+	Usage    bool // stream_options.include_usage
 	Tokens   serve.Usage
-	Status   int
 }
 
 func (r Request) String() string {
-	s := fmt.Sprintf("%s %s %s", r.Time.UTC().Format("15:04:05.000"), r.Method, r.Path)
-	if r.Model != "" || r.Messages > 0 {
-		s += fmt.Sprintf(" model=%s stream=%t tools=%d msgs=%d", r.Model, r.Stream, r.Tools, r.Messages)
-	}
-	if r.Prompt != "" {
-		s += fmt.Sprintf(" prompt=%q", r.Prompt)
-	}
-	if r.Reply != "" {
-		s += " reply=" + r.Reply
-	}
-	if r.Tokens != (serve.Usage{}) {
-		s += fmt.Sprintf(" usage=in:%d,cached:%d,out:%d", r.Tokens.In, r.Tokens.Cached, r.Tokens.Out)
-	}
-	return s + fmt.Sprintf(" -> %d", r.Status)
+	return r.Line(serve.Field("msgs", r.Messages), serve.Field("include_usage", r.Usage), r.Tokens.Field())
 }
 
 // Options tune a Server; the zero value is fine.
@@ -88,17 +68,11 @@ type Options struct {
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
-	base, err := serve.Listen[Request]("fake chat", opts.Trace)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{Server: base, opts: opts}
-	base.Serve(s)
-	return s, nil
+	return serve.Start("fake chat", opts.Trace, func(b *serve.Server[Request]) *Server { return &Server{Server: b, opts: opts} })
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Agent: r.UserAgent()}
+	rec := Request{Request: serve.NewRequest(r)}
 	defer func() { s.Record(rec) }()
 	// Clients join paths to the base URL they were given: with or without
 	// /v1.
@@ -116,22 +90,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) completions(w http.ResponseWriter, r *http.Request, rec *Request) {
-	body, err := s.ReadBody(r)
-	if err != nil {
-		rec.Status = http.StatusBadRequest
-		apiError(w, rec.Status, err.Error())
-		return
-	}
 	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
+	body, err := s.Decode(r, &req)
+	if err != nil {
 		rec.Status, rec.Reply = http.StatusBadRequest, "error "+err.Error()
 		apiError(w, rec.Status, "fake chat: "+err.Error())
 		return
 	}
 	rec.Model, rec.Stream, rec.Tools, rec.Messages = req.Model, req.Stream, len(req.Tools), len(req.Messages)
 	rec.Usage = req.StreamOptions != nil && req.StreamOptions.IncludeUsage
-	sc, tool := plan(&req)
-	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(tool.Name)
+	sc, call := plan(&req)
+	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(call)
 	if sc.Fail != "" {
 		rec.Status = http.StatusBadRequest // not retried: the turn fails at once
 		apiError(w, rec.Status, "FAKE-FAIL: "+sc.Fail)
@@ -142,9 +111,9 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, rec *Reques
 		Created: time.Now().Unix(), Model: req.Model, SystemFingerprint: "fp_fake"}
 	msg := message{Role: "assistant"}
 	finish := "stop"
-	if sc.Command != "" {
+	if call != nil {
 		msg.ToolCalls = []toolCall{{ID: fmt.Sprintf("call_fake%06d", n), Type: "function",
-			Function: function{Name: tool.Name, Arguments: serve.JSON(tool.ShellArgs(sc.Command))}}}
+			Function: function{Name: call.Name, Arguments: serve.JSON(call.Args)}}}
 		finish = "tool_calls"
 	} else {
 		msg.Content = &sc.Text

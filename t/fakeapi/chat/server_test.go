@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
+	"github.com/agwatch/ag/t/fakeapi/serve/servetest"
 )
 
 func start(t *testing.T, opts Options) *Server {
@@ -23,15 +24,7 @@ func start(t *testing.T, opts Options) *Server {
 
 func post(t *testing.T, url, body string) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer fake")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
+	return servetest.Post(t, url, body, "Authorization", "Bearer fake")
 }
 
 // Tools in the shapes the real clients send (descriptions cut short):
@@ -176,6 +169,24 @@ func TestToolCallThenResult(t *testing.T) {
 	}
 }
 
+func TestCall(t *testing.T) {
+	s := start(t, Options{})
+	tools := `[{"type":"function","function":{"name":"question","parameters":{"type":"object","properties":{"questions":{"type":"array"}},"required":["questions"]}}}]`
+	r := assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(tools,
+		user(`CALL: question {"questions":[{"question":"Which colour?","options":[{"label":"Blue"},{"label":"Green"}]}]}`))))
+	if len(r.calls) != 1 || r.calls[0].Function.Name != "question" || r.finish != "tool_calls" ||
+		r.calls[0].Function.Arguments != `{"questions":[{"options":[{"label":"Blue"},{"label":"Green"}],"question":"Which colour?"}]}` {
+		t.Errorf("got %+v", r)
+	}
+	r = assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(tools, user(`CALL: task {"prompt":"x"}`))))
+	if len(r.calls) != 0 || r.text != "FAKE-REPLY: no tool task offered" {
+		t.Errorf("a tool not offered: %+v", r)
+	}
+	if log := s.Log(); !strings.Contains(log, `reply=call:question {"questions":`) {
+		t.Errorf("log:\n%s", log)
+	}
+}
+
 func TestNoShellTool(t *testing.T) {
 	s := start(t, Options{})
 	tools := `[{"type":"function","function":{"name":"read","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}}]`
@@ -268,28 +279,11 @@ func TestFailSlowAndClose(t *testing.T) {
 func TestRoutes(t *testing.T) {
 	s := start(t, Options{})
 	post(t, s.URL+"/v1/chat/completions", piRequest(piTools, user("hi")))
-	for _, tc := range []struct {
-		method, path, body string
-		status             int
-		want               string
-	}{
-		{"GET", "/v1/models", "", 200, `"id":"fake-model"`},
-		{"GET", "/models", "", 200, `"object":"list"`},
-		{"POST", "/v1/chat/completions", "{bad", 400, `"error"`},
-		{"GET", "/v1/chat/completions", "", 404, "no route"},
-		{"POST", "/v1/responses", "{}", 404, "no route"},
-	} {
-		req, _ := http.NewRequest(tc.method, s.URL+tc.path, strings.NewReader(tc.body))
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != tc.status || !strings.Contains(string(b), tc.want) {
-			t.Errorf("%s %s: %d %s", tc.method, tc.path, resp.StatusCode, b)
-		}
-	}
+	servetest.Check(t, s.URL, "GET", "/v1/models", "", 200, `"id":"fake-model"`)
+	servetest.Check(t, s.URL, "GET", "/models", "", 200, `"object":"list"`)
+	servetest.Check(t, s.URL, "POST", "/v1/chat/completions", "{bad", 400, `"error"`)
+	servetest.Check(t, s.URL, "GET", "/v1/chat/completions", "", 404, "no route")
+	servetest.Check(t, s.URL, "POST", "/v1/responses", "{}", 404, "no route")
 	if n := len(s.Requests()); n != 6 {
 		t.Errorf("%d requests logged:\n%s", n, s.Log())
 	}
@@ -311,12 +305,66 @@ func FuzzPlan(f *testing.F) {
 		if json.Unmarshal([]byte(body), &req) != nil {
 			return
 		}
-		sc, tool := plan(&req)
-		if sc.Command == "" && sc.Text == "" && sc.Fail == "" {
+		sc, call := plan(&req)
+		if call == nil && sc.Text == "" && sc.Fail == "" {
 			t.Errorf("no reply for %q", body)
 		}
-		if sc.Command != "" && tool.Name == "" {
+		if call != nil && call.Name == "" {
 			t.Errorf("a call of no tool for %q", body)
 		}
 	})
+}
+
+// TestClientShapes replays requests in the shapes opencode 1.18.33,
+// Copilot CLI 1.0.102 and omp 18.2.3 sent (t/fakeapi/README.md; system
+// prompts and descriptions cut).
+func TestClientShapes(t *testing.T) {
+	s := start(t, Options{})
+	for _, tc := range []struct {
+		name, body string
+		text, args string
+	}{
+		// opencode's title request: no tools, the user's prompt last.
+		{"opencode title", `{"model":"fake-model","max_tokens":32000,"stream":true,"stream_options":{"include_usage":true},"messages":[
+			{"role":"system","content":"You are a title generator."},{"role":"user","content":"Generate a title for this conversation:\n"},
+			{"role":"user","content":"RUN: echo marker > marker.txt"}]}`, "Fake title", ""},
+		// opencode's bash has no description; its timeout is optional.
+		{"opencode call", `{"model":"fake-model","max_tokens":32000,"tool_choice":"auto","stream":true,"stream_options":{"include_usage":true},
+			"tools":[{"type":"function","function":{"name":"bash","parameters":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+			"properties":{"command":{"type":"string"},"timeout":{"minimum":-9007199254740991,"exclusiveMinimum":0,"type":"integer"},"workdir":{"type":"string"}},"required":["command"]}}},
+			{"type":"function","function":{"name":"read","parameters":{"type":"object","properties":{"filePath":{"type":"string"}}}}}],
+			"messages":[{"role":"system","content":"You are opencode."},{"role":"user","content":"please RUN: echo marker > marker.txt"}]}`,
+			"", `{"command":"echo marker > marker.txt"}`},
+		// Copilot: the date before the prompt in one string; bash wants a
+		// description, its mode and the rest are optional.
+		{"copilot call", `{"model":"fake-model","temperature":0,"top_p":0.95,"frequency_penalty":0,"presence_penalty":0,"stream":true,"stream_options":{"include_usage":true},
+			"tools":[{"type":"function","function":{"name":"bash","parameters":{"type":"object","properties":{"command":{"type":"string"},"description":{"type":"string"},
+			"shellId":{"type":"string"},"mode":{"type":"string","enum":["sync","async"]},"detach":{"type":"boolean"},"initial_wait":{"type":"number"}},"required":["command","description"]}}},
+			{"type":"function","function":{"name":"read_bash","parameters":{"type":"object","properties":{"shellId":{"type":"string"}},"required":["shellId"]}}}],
+			"messages":[{"role":"system","content":"You are Copilot."},{"role":"user","content":"<current_datetime>2026-12-01T11:32:57.034+00:00</current_datetime>\n\nplease RUN: echo marker > marker.txt"}]}`,
+			"", `{"command":"echo marker > marker.txt","description":"Run the requested command"}`},
+		{"copilot text", `{"model":"fake-model","stream":true,"stream_options":{"include_usage":true},"tools":[{"type":"function","function":{"name":"bash"}}],
+			"messages":[{"role":"user","content":"<current_datetime>2026-12-01T11:32:26.330+00:00</current_datetime>\n\nsay hello"}]}`, "FAKE-REPLY: say hello", ""},
+		// omp: a reminder part before the prompt; bash requires an intent
+		// "i" beside the command.
+		{"omp call", `{"model":"fake-model","stream":true,"stream_options":{"include_usage":true},"store":false,"max_completion_tokens":4096,
+			"tools":[{"type":"function","function":{"name":"bash","parameters":{"type":"object","properties":{"i":{"type":"string","description":"concise intent"},
+			"command":{"type":"string"},"env":{"type":"object","properties":{},"additionalProperties":{"type":"string"}},"timeout":{"type":"number"},"cwd":{"type":"string"},
+			"pty":{"type":"boolean"},"async":{"type":"boolean"}},"required":["command","i"],"additionalProperties":false}}}],
+			"messages":[{"role":"system","content":"You are omp."},{"role":"user","content":[{"type":"text","text":"<system-reminder>\nToday: 2026-12-01. RUN: not this\n</system-reminder>"},
+			{"type":"text","text":"please RUN: echo marker > marker.txt"}]}]}`, "", `{"command":"echo marker > marker.txt","i":"Fake i"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := assemble(t, post(t, s.URL+"/v1/chat/completions", tc.body))
+			if r.text != tc.text || r.usage == nil || !r.usageLast {
+				t.Errorf("got %+v", r)
+			}
+			if tc.args == "" && len(r.calls) != 0 || tc.args != "" && (len(r.calls) != 1 || r.calls[0].Function.Name != "bash" || r.calls[0].Function.Arguments != tc.args) {
+				t.Errorf("calls %+v, want bash %s", r.calls, tc.args)
+			}
+		})
+	}
+	if log := s.Log(); strings.Contains(log, "current_datetime") || strings.Contains(log, "system-reminder") {
+		t.Errorf("the log shows injected context as the prompt:\n%s", log)
+	}
 }

@@ -98,41 +98,34 @@ func usageOf(u serve.Usage) *usage {
 // plan decides the reply from the request's newest messages: a tool
 // result after the last user message gets the final text; a request
 // without tools (a title) gets text or an object for its json_schema; a
-// user prompt gets what its markers ask (serve.Plan), a RUN: becoming a
-// call of the request's shell tool when it offers one.
-func plan(req *request) (serve.Script, serve.Tool) {
+// user prompt gets what its markers ask (serve.Plan), with the call it
+// makes among the tools offered.
+func plan(req *request) (serve.Script, *serve.ToolCall) {
 	if len(req.Tools) == 0 {
 		if f := req.ResponseFormat; f != nil && f.Type == "json_schema" {
-			return serve.Script{Text: serve.FillJSON(f.JSONSchema.Schema)}, serve.Tool{}
+			return serve.Script{Text: serve.FillJSON(f.JSONSchema.Schema)}, nil
 		}
-		return serve.Script{Text: "Fake title"}, serve.Tool{}
+		return serve.Script{Text: "Fake title"}, nil
 	}
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
 		switch m.Role {
 		case "tool", "function":
-			return serve.Script{Text: serve.ToolDone}, serve.Tool{}
+			return serve.Script{Text: serve.ToolDone}, nil
 		case "user":
 			text := userText(m.Content)
 			if text == "" {
 				continue
 			}
-			sc := serve.Plan(text)
-			if sc.Command == "" {
-				return sc, serve.Tool{}
-			}
 			tools := make([]serve.Tool, len(req.Tools))
 			for i, t := range req.Tools {
 				tools[i] = serve.Tool{Name: t.Function.Name, Params: t.Function.Parameters}
 			}
-			tool, ok := serve.ShellTool(tools)
-			if !ok {
-				sc.Command, sc.Text = "", "FAKE-REPLY: no shell tool offered"
-			}
-			return sc, tool
+			sc := serve.Plan(text)
+			return sc, sc.Call(tools)
 		}
 	}
-	return serve.Script{Text: "FAKE-REPLY: nothing to answer"}, serve.Tool{}
+	return serve.Script{Text: "FAKE-REPLY: nothing to answer"}, nil
 }
 
 // userText is what was typed in a user message: its string, or its text
@@ -140,10 +133,7 @@ func plan(req *request) (serve.Script, serve.Tool) {
 func userText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		if serve.Injected(s) {
-			return ""
-		}
-		return s
+		return serve.Typed(s)
 	}
 	var parts []struct {
 		Type string `json:"type"`
@@ -152,8 +142,8 @@ func userText(raw json.RawMessage) string {
 	json.Unmarshal(raw, &parts)
 	var out []string
 	for _, p := range parts {
-		if p.Type == "text" && strings.TrimSpace(p.Text) != "" && !serve.Injected(p.Text) {
-			out = append(out, p.Text)
+		if t := serve.Typed(p.Text); p.Type == "text" && t != "" {
+			out = append(out, t)
 		}
 	}
 	return strings.Join(out, "\n")

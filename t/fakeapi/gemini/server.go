@@ -9,6 +9,8 @@
 //	                  function declarations: run_shell_command) with
 //	                  {command, description}; once the function response
 //	                  comes back, "FAKE-DONE: tool result received"
+//	CALL: <fn> <json> call the offered function with those arguments
+//	                  (ask_user, invoke_agent, ...)
 //	FAIL: <message>   answer 400 INVALID_ARGUMENT with the message
 //	SLOW:<duration>   hold the reply that long after its first chunk
 //	anything else     a text reply "FAKE-REPLY: ..."
@@ -21,12 +23,9 @@
 package gemini
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
 )
@@ -38,65 +37,34 @@ type Server struct {
 	opts Options
 }
 
-// Request is one request the server answered.
+// Request is one request the server answered: what every fake records
+// (its Model from the path), and the Gemini API's own.
 type Request struct {
-	Time     time.Time
-	Method   string
-	Path     string
-	Agent    string // User-Agent
-	Model    string // from the path
+	serve.Request
 	RPC      string // generateContent, streamGenerateContent, countTokens, ...
 	JSON     bool   // JSON mode: answered from the schema
-	Tools    int    // function declarations offered
 	Contents int
-	Prompt   string // the user text answered, clamped
-	Reply    string // "text", "json", "call:run_shell_command <cmd>", "error ..."
 	Tokens   serve.Usage
-	Status   int
 }
 
 func (r Request) String() string {
-	s := fmt.Sprintf("%s %s %s", r.Time.UTC().Format("15:04:05.000"), r.Method, r.Path)
-	if r.Contents > 0 {
-		s += fmt.Sprintf(" tools=%d contents=%d", r.Tools, r.Contents)
-	}
-	if r.Prompt != "" {
-		s += fmt.Sprintf(" prompt=%q", r.Prompt)
-	}
-	if r.Reply != "" {
-		s += " reply=" + r.Reply
-	}
-	if r.Tokens != (serve.Usage{}) {
-		s += fmt.Sprintf(" usage=in:%d,cached:%d,out:%d", r.Tokens.In, r.Tokens.Cached, r.Tokens.Out)
-	}
-	return s + fmt.Sprintf(" -> %d", r.Status)
+	return r.Line(serve.Field("rpc", r.RPC), serve.Field("json", r.JSON), serve.Field("contents", r.Contents), r.Tokens.Field())
 }
 
-// Options tune a Server; the zero value is fine.
-type Options struct {
-	// Trace, when set, receives every request body, one line each.
-	Trace io.Writer
-	// InputTokens is the promptTokenCount every reply reports (0:
-	// estimated from the body at ~4 bytes a token), to drive a context
-	// meter.
-	InputTokens int64
-}
+// Options tune a Server: Trace, InputTokens (the prompt's tokens every
+// reply reports); the zero value is fine.
+type Options = serve.Options
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
-	base, err := serve.Listen[Request]("fake gemini", opts.Trace)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{Server: base, opts: opts}
-	base.Serve(s)
-	return s, nil
+	return serve.Start("fake gemini", opts.Trace, func(b *serve.Server[Request]) *Server { return &Server{Server: b, opts: opts} })
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Agent: r.UserAgent()}
+	rec := Request{Request: serve.NewRequest(r)}
 	defer func() { s.Record(rec) }()
 	rec.Model, rec.RPC = route(r.URL.Path)
+	rec.Stream = rec.RPC == "streamGenerateContent"
 	switch {
 	case r.Method != http.MethodPost || rec.Model == "":
 		rec.Status = http.StatusNotFound
@@ -127,23 +95,18 @@ func route(path string) (model, rpc string) {
 }
 
 func (s *Server) generate(w http.ResponseWriter, r *http.Request, rec *Request) {
-	body, err := s.ReadBody(r)
-	if err != nil {
-		rec.Status = http.StatusBadRequest
-		apiError(w, rec.Status, "INVALID_ARGUMENT", err.Error())
-		return
-	}
 	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
+	body, err := s.Decode(r, &req)
+	if err != nil {
 		rec.Status, rec.Reply = http.StatusBadRequest, "error "+err.Error()
 		apiError(w, rec.Status, "INVALID_ARGUMENT", "fake gemini: "+err.Error())
 		return
 	}
 	tools := req.declarations()
 	rec.Tools, rec.Contents = len(tools), len(req.Contents)
-	sc, tool, isJSON := plan(&req, tools)
+	sc, call, isJSON := plan(&req, tools)
 	rec.JSON = isJSON
-	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(tool.Name)
+	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(call)
 	if isJSON {
 		rec.Reply = "json"
 	}
@@ -154,9 +117,12 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request, rec *Request) 
 	}
 	n := s.Next()
 	var parts []part
-	if sc.Command != "" {
-		parts = []part{{Text: "I will run the command."},
-			{FunctionCall: &functionCall{Name: tool.Name, Args: tool.ShellArgs(sc.Command)}}}
+	if call != nil {
+		lead := "I will call " + call.Name + "."
+		if sc.Command != "" {
+			lead = "I will run the command."
+		}
+		parts = []part{{Text: lead}, {FunctionCall: &functionCall{Name: call.Name, Args: call.Args}}}
 	} else {
 		parts = []part{{Text: sc.Text}}
 	}

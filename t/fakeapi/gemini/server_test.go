@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
+	"github.com/agwatch/ag/t/fakeapi/serve/servetest"
 )
 
 func start(t *testing.T, opts Options) *Server {
@@ -23,15 +24,7 @@ func start(t *testing.T, opts Options) *Server {
 
 func post(t *testing.T, url, body string) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("x-goog-api-key", "fake")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
+	return servetest.Post(t, url, body, "x-goog-api-key", "fake")
 }
 
 const (
@@ -152,6 +145,14 @@ func TestShellCallThenResponse(t *testing.T) {
 	}
 }
 
+func TestCall(t *testing.T) {
+	s := start(t, Options{})
+	r := assemble(t, post(t, s.URL+mainPath, turn(first(`CALL: read_file {\"file_path\":\"a.txt\"}`))))
+	if r.text != "I will call read_file." || len(r.calls) != 1 || r.calls[0].Name != "read_file" || r.calls[0].Args["file_path"] != "a.txt" {
+		t.Errorf("got %+v", r)
+	}
+}
+
 func TestJSONMode(t *testing.T) {
 	s := start(t, Options{})
 	for _, tc := range []struct{ name, config, want string }{
@@ -232,27 +233,12 @@ func TestFailSlowAndClose(t *testing.T) {
 
 func TestRoutes(t *testing.T) {
 	s := start(t, Options{})
-	for _, tc := range []struct {
-		method, path, body string
-		status             int
-	}{
-		{"POST", "/v1beta/models/m:generateContent", "{bad", 400},
-		{"POST", "/v1/models/m:generateContent", `{"contents":[]}`, 200},
-		{"POST", "/v1beta/models/m:embedContent", "{}", 404},
-		{"GET", "/v1beta/models/m:generateContent", "", 404},
-		{"POST", "/v1beta/models/:generateContent", "{}", 404},
-		{"POST", "/v1/chat/completions", "{}", 404},
-	} {
-		req, _ := http.NewRequest(tc.method, s.URL+tc.path, strings.NewReader(tc.body))
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != tc.status {
-			t.Errorf("%s %s: %d, want %d", tc.method, tc.path, resp.StatusCode, tc.status)
-		}
-	}
+	servetest.Check(t, s.URL, "POST", "/v1beta/models/m:generateContent", "{bad", 400, "INVALID_ARGUMENT")
+	servetest.Check(t, s.URL, "POST", "/v1/models/m:generateContent", `{"contents":[]}`, 200, `"candidates"`)
+	servetest.Check(t, s.URL, "POST", "/v1beta/models/m:embedContent", "{}", 404, "no method embedContent")
+	servetest.Check(t, s.URL, "GET", "/v1beta/models/m:generateContent", "", 404, "NOT_FOUND")
+	servetest.Check(t, s.URL, "POST", "/v1beta/models/:generateContent", "{}", 404, "no route")
+	servetest.Check(t, s.URL, "POST", "/v1/chat/completions", "{}", 404, "no route")
 	if n := len(s.Requests()); n != 6 {
 		t.Errorf("%d requests logged:\n%s", n, s.Log())
 	}
@@ -280,11 +266,11 @@ func FuzzPlan(f *testing.F) {
 		if json.Unmarshal([]byte(body), &req) != nil {
 			return
 		}
-		sc, tool, isJSON := plan(&req, req.declarations())
-		if sc.Command == "" && sc.Text == "" && sc.Fail == "" {
+		sc, call, isJSON := plan(&req, req.declarations())
+		if call == nil && sc.Text == "" && sc.Fail == "" {
 			t.Errorf("no reply for %q", body)
 		}
-		if sc.Command != "" && (tool.Name == "" || isJSON) {
+		if call != nil && (call.Name == "" || isJSON) {
 			t.Errorf("a call of no tool for %q", body)
 		}
 		if isJSON && !json.Valid([]byte(sc.Text)) {

@@ -85,9 +85,8 @@ func (req *request) declarations() []serve.Tool {
 // plan decides the reply: JSON mode gets an object for its schema; a
 // request without functions a short text; a function response after the
 // last user text the final text; a user prompt what its markers ask
-// (serve.Plan), a RUN: becoming a call of the shell function when one is
-// offered.
-func plan(req *request, tools []serve.Tool) (sc serve.Script, tool serve.Tool, isJSON bool) {
+// (serve.Plan), with the call it makes among the functions offered.
+func plan(req *request, tools []serve.Tool) (sc serve.Script, call *serve.ToolCall, isJSON bool) {
 	gc := req.GenerationConfig
 	if schema := gc.ResponseJSONSchema; len(schema) > 0 || len(gc.ResponseSchema) > 0 || gc.ResponseMimeType == "application/json" {
 		if len(schema) == 0 {
@@ -97,10 +96,10 @@ func plan(req *request, tools []serve.Tool) (sc serve.Script, tool serve.Tool, i
 		if len(schema) > 0 {
 			text = serve.FillJSON(schema)
 		}
-		return serve.Script{Text: text}, tool, true
+		return serve.Script{Text: text}, nil, true
 	}
 	if len(tools) == 0 {
-		return serve.Script{Text: "Fake title"}, tool, false
+		return serve.Script{Text: "Fake title"}, nil, false
 	}
 	for i := len(req.Contents) - 1; i >= 0; i-- {
 		c := req.Contents[i]
@@ -110,23 +109,17 @@ func plan(req *request, tools []serve.Tool) (sc serve.Script, tool serve.Tool, i
 		var texts []string
 		for _, p := range c.Parts {
 			if p.FunctionResponse != nil {
-				return serve.Script{Text: serve.ToolDone}, tool, false
+				return serve.Script{Text: serve.ToolDone}, nil, false
 			}
-			if strings.TrimSpace(p.Text) != "" && !p.Thought && !serve.Injected(p.Text) {
-				texts = append(texts, p.Text)
+			if t := serve.Typed(p.Text); t != "" && !p.Thought {
+				texts = append(texts, t)
 			}
 		}
 		if len(texts) == 0 {
 			continue
 		}
 		sc = serve.Plan(strings.Join(texts, "\n"))
-		if sc.Command != "" {
-			var ok bool
-			if tool, ok = serve.ShellTool(tools); !ok {
-				sc.Command, sc.Text = "", "FAKE-REPLY: no shell tool offered"
-			}
-		}
-		return sc, tool, false
+		return sc, sc.Call(tools), false
 	}
-	return serve.Script{Text: "FAKE-REPLY: nothing to answer"}, tool, false
+	return serve.Script{Text: "FAKE-REPLY: nothing to answer"}, nil, false
 }

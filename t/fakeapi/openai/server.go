@@ -22,9 +22,7 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"time"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
 )
@@ -36,58 +34,27 @@ type Server struct {
 	opts Options
 }
 
-// Request is one request the server answered.
+// Request is one request the server answered: what every fake records,
+// and the Responses API's own.
 type Request struct {
-	Time   time.Time
-	Method string
-	Path   string
-	Model  string
-	Stream bool
-	Tools  int
-	Items  int
-	Auth   string // the Authorization header's scheme and first characters
-	Prompt string // last user text, clamped
-	Reply  string // "text", "call:exec_command <cmd> escalated", "error ..."
-	Status int
+	serve.Request
+	Items int
+	Auth  string // the Authorization header's scheme and first characters
 }
 
-func (r Request) String() string {
-	s := fmt.Sprintf("%s %s %s", r.Time.UTC().Format("15:04:05.000"), r.Method, r.Path)
-	if r.Model != "" || r.Items > 0 {
-		s += fmt.Sprintf(" model=%s stream=%t tools=%d items=%d", r.Model, r.Stream, r.Tools, r.Items)
-	}
-	if r.Prompt != "" {
-		s += fmt.Sprintf(" prompt=%q", r.Prompt)
-	}
-	if r.Reply != "" {
-		s += " reply=" + r.Reply
-	}
-	return s + fmt.Sprintf(" -> %d", r.Status)
-}
+func (r Request) String() string { return r.Line(serve.Field("items", r.Items)) }
 
-// Options tune a Server; the zero value is fine.
-type Options struct {
-	// Trace, when set, receives every request body, one line each.
-	Trace io.Writer
-	// InputTokens is the input_tokens every reply reports (0: estimated
-	// from the body at ~4 bytes a token), so a test can drive the context
-	// meter Codex computes from usage.
-	InputTokens int64
-}
+// Options tune a Server: Trace, InputTokens (the prompt's tokens every
+// reply reports); the zero value is fine.
+type Options = serve.Options
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
-	base, err := serve.Listen[Request]("fake openai", opts.Trace)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{Server: base, opts: opts}
-	base.Serve(s)
-	return s, nil
+	return serve.Start("fake openai", opts.Trace, func(b *serve.Server[Request]) *Server { return &Server{Server: b, opts: opts} })
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Auth: serve.Clamp(r.Header.Get("Authorization"), 12)}
+	rec := Request{Request: serve.NewRequest(r), Auth: serve.Clamp(r.Header.Get("Authorization"), 12)}
 	defer func() { s.Record(rec) }()
 	switch {
 	case r.URL.Path == "/v1/responses" && r.Method == http.MethodPost:
@@ -102,14 +69,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) responses(w http.ResponseWriter, r *http.Request, rec *Request) {
-	body, err := s.ReadBody(r)
-	if err != nil {
-		rec.Status = http.StatusBadRequest
-		apiError(w, rec.Status, err.Error())
-		return
-	}
 	var req responsesRequest
-	if err := json.Unmarshal(body, &req); err != nil {
+	body, err := s.Decode(r, &req)
+	if err != nil {
 		rec.Status = http.StatusBadRequest
 		rec.Reply = "error " + err.Error()
 		apiError(w, rec.Status, "fake openai: "+err.Error())

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agwatch/ag/t/fakeapi/serve/servetest"
 )
 
 type sseEvent struct {
@@ -184,24 +186,9 @@ func TestSlowAndClose(t *testing.T) {
 func TestErrors(t *testing.T) {
 	s, _ := Start(Options{})
 	defer s.Close()
-	for _, tc := range []struct {
-		method, path, body string
-		status             int
-	}{
-		{"POST", "/v1/responses", "{bad", 400},
-		{"GET", "/v1/nothing", "", 404},
-		{"GET", "/v1/models", "", 200},
-	} {
-		req, _ := http.NewRequest(tc.method, s.URL+tc.path, strings.NewReader(tc.body))
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != tc.status {
-			t.Errorf("%s %s = %d; want %d", tc.method, tc.path, resp.StatusCode, tc.status)
-		}
-	}
+	servetest.Check(t, s.URL, "POST", "/v1/responses", "{bad", 400, "fake openai")
+	servetest.Check(t, s.URL, "GET", "/v1/nothing", "", 404, "no route")
+	servetest.Check(t, s.URL, "GET", "/v1/models", "", 200, `"object":"list"`)
 	if !strings.Contains(s.Log(), "-> 404") {
 		t.Errorf("log %s", s.Log())
 	}

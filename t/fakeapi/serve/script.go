@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -11,6 +13,10 @@ import (
 //	RUN: <command>      call the client's shell tool with <command> (where
 //	                    the format can ask for escalated permissions, ask)
 //	RUNSAFE: <command>  the same call, asking for no escalation
+//	CALL: <tool> <json> call the offered tool <tool> with the arguments
+//	                    <json> (an object on the same line; none: {}),
+//	                    for what only some clients have: a question, a
+//	                    sub-agent, a plan
 //	FAIL: <message>     answer with an API error (400: not retried)
 //	SLOW:<duration>     hold the reply that long after the stream's first
 //	                    event, so the agent is observably working
@@ -20,6 +26,7 @@ import (
 var (
 	runRe  = regexp.MustCompile(`(?m)\b(RUN|RUNSAFE):[ \t]*(\S[^\r\n]*)`)
 	failRe = regexp.MustCompile(`(?m)\bFAIL:[ \t]*(\S[^\r\n]*)`)
+	callRe = regexp.MustCompile(`(?m)\bCALL:[ \t]*([A-Za-z_][\w.-]*)[ \t]*([^\r\n]*)`)
 	slowRe = regexp.MustCompile(`\bSLOW(?::([0-9.]+(?:ms|s)))?\b`)
 )
 
@@ -65,17 +72,23 @@ type Script struct {
 	Prompt  string        // the user text the reply answers ("" after a tool result)
 	Command string        // call the shell tool with this when set
 	Safe    bool          // the command came from RUNSAFE:
+	Tool    string        // else call this tool (CALL:) ...
+	Args    string        // ... with these arguments, as written
 	Text    string        // the text reply otherwise
 	Fail    string        // answer with an API error saying this
 	Delay   time.Duration // hold the reply this long after the first event
 }
 
-// Plan is the reply to the user's prompt: an error for FAIL:, a shell call
-// for RUN: or RUNSAFE:, else the text "FAKE-REPLY: <its last line>"; SLOW
-// holds any of them.
+// Plan is the reply to the user's prompt: an error for FAIL:, the call
+// CALL: names, a shell call for RUN: or RUNSAFE:, else the text
+// "FAKE-REPLY: <its last line>"; SLOW holds any of them.
 func Plan(prompt string) Script {
 	sc := Script{Prompt: prompt, Delay: Slow(prompt)}
 	if sc.Fail = Fail(prompt); sc.Fail != "" {
+		return sc
+	}
+	if m := callRe.FindStringSubmatch(prompt); m != nil {
+		sc.Tool, sc.Args = m[1], strings.TrimSpace(m[2])
 		return sc
 	}
 	if sc.Command, sc.Safe = Run(prompt); sc.Command != "" {
@@ -89,15 +102,54 @@ func Plan(prompt string) Script {
 	return sc
 }
 
-// Reply is how the request log shows sc's reply: "text", "error <msg>" or
-// "call:<tool> <command>", with " delay=<d>" when held.
-func (sc Script) Reply(tool string) string {
+// ToolCall is a call the fake model makes.
+type ToolCall struct {
+	Name string
+	Args map[string]any
+}
+
+// Call is the call sc makes with the tools offered: the shell tool for
+// RUN:, the named tool for CALL:. It is nil when sc makes none, and when
+// it cannot, sc becomes a text reply that says why (no shell tool, a
+// tool not offered, arguments that are not a JSON object).
+func (sc *Script) Call(tools []Tool) *ToolCall {
+	switch {
+	case sc.Command != "":
+		if t, ok := ShellTool(tools); ok {
+			return &ToolCall{Name: t.Name, Args: t.ShellArgs(sc.Command)}
+		}
+		sc.Text = "FAKE-REPLY: no shell tool offered"
+	case sc.Tool != "":
+		args := map[string]any{}
+		if sc.Args != "" && (json.Unmarshal([]byte(sc.Args), &args) != nil || args == nil) {
+			sc.Text = "FAKE-REPLY: the arguments of CALL: " + sc.Tool + " are not a JSON object"
+			break
+		}
+		for _, t := range tools {
+			if t.Name == sc.Tool {
+				return &ToolCall{Name: t.Name, Args: args}
+			}
+		}
+		sc.Text = "FAKE-REPLY: no tool " + sc.Tool + " offered"
+	default:
+		return nil
+	}
+	sc.Command, sc.Tool = "", ""
+	return nil
+}
+
+// Reply is how the request log shows the reply: "text", "error <msg>",
+// "call:<tool> <command>" or "call:<tool> <arguments>", with
+// " delay=<d>" when held.
+func (sc Script) Reply(call *ToolCall) string {
 	var s string
 	switch {
 	case sc.Fail != "":
 		s = "error " + Clamp(sc.Fail, 60)
-	case sc.Command != "":
-		s = "call:" + tool + " " + sc.Command
+	case call != nil && sc.Command != "":
+		s = "call:" + call.Name + " " + sc.Command
+	case call != nil:
+		s = "call:" + call.Name + " " + Clamp(JSON(call.Args), 60)
 	default:
 		s = "text"
 	}
@@ -124,15 +176,34 @@ func Count(body []byte, fixedIn int64, sc Script) Usage {
 	return Usage{In: in, Cached: in / 2, Out: int64(len(sc.Text)+len(sc.Command))/4 + 8}
 }
 
+// Field is the usage as a field of the request log ("" for none).
+func (u Usage) Field() string {
+	if u == (Usage{}) {
+		return ""
+	}
+	return fmt.Sprintf("usage=in:%d,cached:%d,out:%d", u.In, u.Cached, u.Out)
+}
+
 // Total is In + Out.
 func (u Usage) Total() int64 { return u.In + u.Out }
 
-var blockRe = regexp.MustCompile(`^<([A-Za-z_][\w-]*)[^>]*>[\s\S]*</([A-Za-z_][\w-]*)>$`)
+var openRe = regexp.MustCompile(`^<([A-Za-z_][\w-]*)[^<>]*>`)
 
-// Injected reports whether a text part is wholly one <tag>...</tag>
-// block: context a client adds to the user's message
-// (<session_context>, <system-reminder>, ...), never what was typed.
-func Injected(text string) bool {
-	m := blockRe.FindStringSubmatch(strings.TrimSpace(text))
-	return m != nil && m[1] == m[2]
+// Typed is what was typed in a text part: the text without the
+// <tag>...</tag> blocks a client puts before it (<session_context>,
+// <system-reminder>, <current_datetime>, ...), "" when it is nothing but
+// such blocks.
+func Typed(text string) string {
+	t := strings.TrimSpace(text)
+	for {
+		m := openRe.FindStringSubmatch(t)
+		if m == nil {
+			return t
+		}
+		end := strings.Index(t, "</"+m[1]+">")
+		if end < 0 {
+			return t
+		}
+		t = strings.TrimSpace(t[end+len(m[1])+3:])
+	}
 }

@@ -35,32 +35,69 @@ func TestPlan(t *testing.T) {
 func TestReply(t *testing.T) {
 	for _, tc := range []struct {
 		sc   Script
+		call *ToolCall
 		want string
 	}{
-		{Script{Text: "x"}, "text"},
-		{Script{Command: "ls", Delay: time.Second}, "call:bash ls delay=1s"},
-		{Script{Fail: "no", Delay: time.Second}, "error no"},
+		{Script{Text: "x"}, nil, "text"},
+		{Script{Command: "ls", Delay: time.Second}, &ToolCall{Name: "bash"}, "call:bash ls delay=1s"},
+		{Script{Tool: "question"}, &ToolCall{Name: "question", Args: map[string]any{"q": "<why>"}}, `call:question {"q":"<why>"}`},
+		{Script{Fail: "no", Delay: time.Second}, nil, "error no"},
 	} {
-		if got := tc.sc.Reply("bash"); got != tc.want {
+		if got := tc.sc.Reply(tc.call); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.sc, got, tc.want)
 		}
 	}
 }
 
+func TestCall(t *testing.T) {
+	tools := []Tool{{"read", json.RawMessage(`{"properties":{"path":{"type":"string"}}}`)},
+		{"bash", json.RawMessage(`{"properties":{"command":{"type":"string"}},"required":["command"]}`)},
+		{"question", json.RawMessage(`{"properties":{"questions":{"type":"array"}}}`)}}
+	for _, tc := range []struct {
+		prompt string
+		tools  []Tool
+		call   string // the call as JSON, "" for none
+		text   string
+	}{
+		{"RUN: ls", tools, `{"Name":"bash","Args":{"command":"ls"}}`, ""},
+		{"RUN: ls", tools[:1], "", "FAKE-REPLY: no shell tool offered"},
+		{`CALL: question {"questions":[{"question":"Which?","options":[{"label":"Blue"}]}]}`, tools,
+			`{"Name":"question","Args":{"questions":[{"options":[{"label":"Blue"}],"question":"Which?"}]}}`, ""},
+		{"please CALL: read", tools, `{"Name":"read","Args":{}}`, ""},
+		// CALL: before RUN: in the same prompt: a sub-agent's prompt can
+		// hold the RUN: for the sub-agent.
+		{`CALL: task {"prompt":"RUN: ls"}`, append(tools, Tool{Name: "task"}), `{"Name":"task","Args":{"prompt":"RUN: ls"}}`, ""},
+		{"CALL: task {}", tools, "", "FAKE-REPLY: no tool task offered"},
+		{"CALL: read [1]", tools, "", "FAKE-REPLY: the arguments of CALL: read are not a JSON object"},
+		{"CALL: read null", tools, "", "FAKE-REPLY: the arguments of CALL: read are not a JSON object"},
+		{"say hello", tools, "", "FAKE-REPLY: say hello"},
+	} {
+		sc := Plan(tc.prompt)
+		call := sc.Call(tc.tools)
+		got := ""
+		if call != nil {
+			got = JSON(call)
+		}
+		if got != tc.call || sc.Text != tc.text || call == nil && (sc.Command != "" || sc.Tool != "") {
+			t.Errorf("%q: call %s text %q (%+v), want %s %q", tc.prompt, got, sc.Text, sc, tc.call, tc.text)
+		}
+	}
+}
+
 func FuzzPlan(f *testing.F) {
-	for _, s := range []string{"RUN: echo hi SLOW:1s", "FAIL: x", "RUNSAFE:\tls\r\nSLOW:9ms", "SLOW:1.2.3s"} {
+	for _, s := range []string{"RUN: echo hi SLOW:1s", "FAIL: x", "RUNSAFE:\tls\r\nSLOW:9ms", "SLOW:1.2.3s", `CALL: t {"a":1} RUN: x`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, prompt string) {
 		sc := Plan(prompt)
 		n := 0
-		for _, s := range []string{sc.Command, sc.Text, sc.Fail} {
+		for _, s := range []string{sc.Command, sc.Tool, sc.Text, sc.Fail} {
 			if s != "" {
 				n++
 			}
 		}
 		if n != 1 {
-			t.Errorf("Plan(%q) = %+v: want exactly one of command, text, fail", prompt, sc)
+			t.Errorf("Plan(%q) = %+v: want exactly one of command, tool, text, fail", prompt, sc)
 		}
 		if sc.Delay < 0 {
 			t.Errorf("negative delay %v", sc.Delay)
@@ -158,17 +195,19 @@ func TestShellTool(t *testing.T) {
 	}
 }
 
-func TestInjected(t *testing.T) {
-	for text, want := range map[string]bool{
-		"<session_context>\nThis is the CLI.\n</session_context>\n": true,
-		"<system-reminder a=\"b\">RUN: x</system-reminder>":         true,
-		"<a>x</a> and then RUN: ls":                                 false,
-		"<a>x</b>":                                                  false,
-		"say hello":                                                 false,
-		"<br> RUN: ls":                                              false,
+func TestTyped(t *testing.T) {
+	for text, want := range map[string]string{
+		"<session_context>\nThis is the CLI.\n</session_context>\n":          "",
+		"<system-reminder a=\"b\">RUN: x</system-reminder>":                  "",
+		"<current_datetime>2026-12-01T11:32</current_datetime>\n\nsay hello": "say hello",
+		"<a>x</a>\n<b>\ny\n</b> RUN: ls":                                     "RUN: ls",
+		"<a>x</b>":                                                           "<a>x</b>",
+		"  say hello ":                                                       "say hello",
+		"<br> RUN: ls":                                                       "<br> RUN: ls",
+		"say <b>hello</b>":                                                   "say <b>hello</b>",
 	} {
-		if got := Injected(text); got != want {
-			t.Errorf("Injected(%q) = %v", text, got)
+		if got := Typed(text); got != want {
+			t.Errorf("Typed(%q) = %q, want %q", text, got, want)
 		}
 	}
 }

@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -53,8 +53,8 @@ func TestServerStreamsRecordsAndTraces(t *testing.T) {
 	var trace bytes.Buffer
 	e := startEcho(t, &trace)
 	defer e.Close()
-	if !strings.HasPrefix(e.URL, "http://127.0.0.1:") || e.Name() != "fake echo" {
-		t.Fatalf("URL %q name %q", e.URL, e.Name())
+	if !strings.HasPrefix(e.URL, "http://127.0.0.1:") || e.BaseURL() != e.URL {
+		t.Fatalf("URL %q, BaseURL %q", e.URL, e.BaseURL())
 	}
 	for i := 1; i <= 2; i++ {
 		resp, err := http.Post(e.URL+"/a?q=x", "application/json", strings.NewReader(`{"k":1}`))
@@ -170,16 +170,14 @@ func TestCommand(t *testing.T) {
 	trace := t.TempDir() + "/trace"
 	ctx, cancel := context.WithCancel(context.Background())
 	var stdout, stderr syncBuffer
-	var extra string
 	code := make(chan int)
 	go func() {
-		code <- Command(ctx, "fakeecho", []string{"-trace", trace, "-extra", "x"}, &stdout, &stderr,
-			func(fs *flag.FlagSet) { fs.StringVar(&extra, "extra", "", "") },
-			func(tw io.Writer) (*Server[rec], error) {
-				if tw == nil || extra != "x" {
-					return nil, fmt.Errorf("trace %v extra %q", tw, extra)
+		code <- Command(ctx, "fakeecho", []string{"-trace", trace, "-input-tokens", "7"}, &stdout, &stderr,
+			func(f Flags) (Fake, error) {
+				if f.Trace == nil || f.InputTokens != 7 {
+					return nil, fmt.Errorf("flags %+v", f)
 				}
-				return startEcho(t, tw).Server, nil
+				return startEcho(t, f.Trace), nil
 			})
 	}()
 	var url string
@@ -189,65 +187,59 @@ func TestCommand(t *testing.T) {
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("printed %q (stderr %q)", url, stderr.String())
 	}
-	resp, err := http.Post(url+"/b", "", strings.NewReader("hi"))
-	if err != nil {
-		t.Fatal(err)
+	for _, p := range []string{"/b", "/c"} {
+		resp, err := http.Post(url+p, "", strings.NewReader("hi"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		time.Sleep(250 * time.Millisecond) // one tick between them
 	}
-	resp.Body.Close()
-	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(stderr.String(), "/b -> 200") && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(stderr.String(), "/c -> 200") && time.Now().Before(deadline); {
 		time.Sleep(50 * time.Millisecond)
 	}
 	cancel()
-	if c := <-code; c != 0 || !strings.Contains(stderr.String(), "/b -> 200") {
+	if c := <-code; c != 0 || stderr.String() != "/b -> 200\n/c -> 200\n" {
 		t.Errorf("exit %d, stderr %q", c, stderr.String())
+	}
+	if b, _ := os.ReadFile(trace); string(b) != "/b hi\n/c hi\n" {
+		t.Errorf("trace %q", b)
 	}
 
 	var out, errb bytes.Buffer
-	if c := Command[rec](context.Background(), "fakeecho", []string{"-nope"}, &out, &errb, nil, nil); c != 2 {
+	if c := Command(context.Background(), "fakeecho", []string{"-nope"}, &out, &errb, nil); c != 2 {
 		t.Errorf("bad flag: exit %d", c)
 	}
 	errb.Reset()
-	c := Command(context.Background(), "fakeecho", nil, &out, &errb, nil,
-		func(io.Writer) (*Server[rec], error) { return nil, fmt.Errorf("no port") })
+	c := Command(context.Background(), "fakeecho", nil, &out, &errb,
+		func(Flags) (Fake, error) { return nil, fmt.Errorf("no port") })
 	if c != 2 || errb.String() != "fakeecho: no port\n" {
 		t.Errorf("start error: exit %d, %q", c, errb.String())
 	}
-}
-
-func TestReadSSE(t *testing.T) {
-	evs, err := ReadSSE(strings.NewReader("event: a\ndata: {\"x\":1}\n\ndata: 2\ndata: 3\n\n\ndata: [DONE]\n\n"))
-	want := []Event{{"a", `{"x":1}`}, {"", "2\n3"}, {"", "[DONE]"}}
-	if err != nil || fmt.Sprint(evs) != fmt.Sprint(want) {
-		t.Errorf("got %q, %v", evs, err)
-	}
-	for _, bad := range []string{"data: x\n", "nope\n\n", "event: a\n"} {
-		if _, err := ReadSSE(strings.NewReader(bad)); err == nil {
-			t.Errorf("ReadSSE(%q): no error", bad)
-		}
+	if c := Command(context.Background(), "fakeecho", []string{"-trace", t.TempDir()}, &out, &errb, nil); c != 2 {
+		t.Errorf("trace into a folder: exit %d", c)
 	}
 }
 
-func FuzzReadSSE(f *testing.F) {
-	f.Add("event: a\ndata: {}\n\n")
-	f.Add("data: [DONE]\n\n\n")
-	f.Fuzz(func(t *testing.T, s string) {
-		evs, err := ReadSSE(strings.NewReader(s))
-		if err == nil {
-			// What parsed writes back and parses the same.
-			var b strings.Builder
-			for _, e := range evs {
-				if e.Name != "" {
-					fmt.Fprintf(&b, "event: %s\n", e.Name)
-				}
-				for _, l := range strings.Split(e.Data, "\n") {
-					fmt.Fprintf(&b, "data: %s\n", l)
-				}
-				b.WriteString("\n")
-			}
-			again, err := ReadSSE(strings.NewReader(b.String()))
-			if err != nil || fmt.Sprint(again) != fmt.Sprint(evs) {
-				t.Errorf("%q: round trip %q, %v", s, again, err)
-			}
+func TestRequestLine(t *testing.T) {
+	at := time.Date(2026, 12, 1, 11, 35, 58, 496e6, time.UTC)
+	for _, tc := range []struct {
+		r      Request
+		fields []string
+		want   string
+	}{
+		{Request{Time: at, Method: "HEAD", Path: "/", Status: 200}, nil, "11:35:58.496 HEAD / -> 200"},
+		{Request{Time: at, Method: "POST", Path: "/v1/chat/completions", Agent: "opencode/1.18.33 ai-sdk/provider-utils/4.0.23",
+			Model: "fake-model", Stream: true, Tools: 11, Prompt: "say hello", Reply: "text", Status: 200},
+			[]string{Field("msgs", 2), Field("json", false), "", Usage{In: 8, Cached: 4, Out: 1}.Field()},
+			`11:35:58.496 POST /v1/chat/completions agent=opencode/1.18.33 model=fake-model stream=true tools=11 msgs=2 usage=in:8,cached:4,out:1 prompt="say hello" reply=text -> 200`},
+	} {
+		if got := tc.r.Line(tc.fields...); got != tc.want {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
 		}
-	})
+	}
+	if (Usage{}).Field() != "" || Field("n", 0) != "" || Field("b", true) != "b=true" {
+		t.Error("zero fields are not left out")
+	}
 }

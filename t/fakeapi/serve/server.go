@@ -2,7 +2,8 @@
 // server on a free port of 127.0.0.1 that records each request it answers
 // (Log renders them for a failing test), replies held back by the prompt's
 // SLOW marker and cut short at Close, server-sent events, the prompt
-// markers that script the fake model (RUN:, RUNSAFE:, FAIL:, SLOW), and
+// markers that script the fake model (RUN:, RUNSAFE:, CALL:, FAIL:,
+// SLOW), the shell tool picked from the tools a client offers, and
 // objects made up to fit a JSON schema (titles, routers). A wire format
 // adds only its own encoding.
 package serve
@@ -25,7 +26,6 @@ type Server[R fmt.Stringer] struct {
 	// URL is the base URL, http://127.0.0.1:<port> with no path.
 	URL string
 
-	name  string
 	ln    net.Listener
 	http  *http.Server
 	done  chan struct{}
@@ -46,8 +46,33 @@ func Listen[R fmt.Stringer](name string, trace io.Writer) (*Server[R], error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &Server[R]{URL: "http://" + ln.Addr().String(), name: name, ln: ln,
+	return &Server[R]{URL: "http://" + ln.Addr().String(), ln: ln,
 		done: make(chan struct{}), quit: make(chan struct{}), trace: trace}, nil
+}
+
+// Options tune a fake; the zero value is fine.
+type Options struct {
+	// Trace, when set, receives every request body, one line each (path,
+	// space, body), to see what a new CLI version sends.
+	Trace io.Writer
+	// InputTokens is the prompt every reply reports, cached tokens
+	// included (0: ~4 bytes of the request body a token), to drive a
+	// context meter.
+	InputTokens int64
+}
+
+// Start listens for the fake called name and serves it with the handler
+// newFake makes of the listening server (a wire format's Server, which
+// embeds it).
+func Start[R fmt.Stringer, F http.Handler](name string, trace io.Writer, newFake func(*Server[R]) F) (F, error) {
+	base, err := Listen[R](name, trace)
+	if err != nil {
+		var none F
+		return none, err
+	}
+	f := newFake(base)
+	base.Serve(f)
+	return f, nil
 }
 
 // Serve answers requests with h until Close.
@@ -75,8 +100,8 @@ func (s *Server[R]) Close() error {
 	return err
 }
 
-// Name is the fake's name, as given to Listen.
-func (s *Server[R]) Name() string { return s.name }
+// BaseURL is URL (for Fake, which cannot name a field).
+func (s *Server[R]) BaseURL() string { return s.URL }
 
 // Record adds r to the request log.
 func (s *Server[R]) Record(r R) {
@@ -123,6 +148,15 @@ func (s *Server[R]) ReadBody(r *http.Request) ([]byte, error) {
 		s.mu.Unlock()
 	}
 	return body, nil
+}
+
+// Decode reads r's body with ReadBody and decodes its JSON into v.
+func (s *Server[R]) Decode(r *http.Request, v any) ([]byte, error) {
+	body, err := s.ReadBody(r)
+	if err != nil {
+		return nil, err
+	}
+	return body, json.Unmarshal(body, v)
 }
 
 // Sleep waits d and reports true, or false as soon as the client leaves

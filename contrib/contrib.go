@@ -1,0 +1,17 @@
+// Package contrib holds, for the installers, the files ag writes into
+// agents' config directories whole: the OpenCode plugin and the extension
+// Pi and omp load. They live here as the JavaScript they are, so they can
+// be read, tested under node (t/js) and installed by hand.
+package contrib
+
+import _ "embed"
+
+// OpenCodePlugin is contrib/opencode/ag.js.
+//
+//go:embed opencode/ag.js
+var OpenCodePlugin string
+
+// PiExtension is contrib/pi/ag.js, the extension of Pi and omp.
+//
+//go:embed pi/ag.js
+var PiExtension string

@@ -1,0 +1,90 @@
+package fold
+
+import (
+	"slices"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+)
+
+// Sessions of other hosts. Their states come folded already (that host's
+// ag-fold, over ssh or a broker): each is taken as it is when it is newer
+// than the one held, kept under its host, passed on, and never checked
+// against this machine's processes. A host whose link went down
+// (host.down) has its sessions marked stale until it speaks again, and
+// they are dropped when it stays silent for KeepGone.
+
+// order compares two states of one session: by time, then by gen.
+func order(a, b *event.Event) int {
+	if c := a.T.Compare(b.T.Time); c != 0 {
+		return c
+	}
+	return int(a.Gen - b.Gen)
+}
+
+// remote takes in a state of another host's session.
+func (f *Folder) remote(host string, e *event.Event) {
+	if e.Session == "" && e.Pane == "" || !known(e.Status) {
+		return
+	}
+	k := sessionKey(host, e.Agent, e.Session)
+	if e.Session == "" {
+		k = paneKey(host, e.Pane)
+	}
+	old := f.sessions[k]
+	if old != nil {
+		// An older state is a replay or a duplicate; the same one again
+		// confirms a stale session (its host is back) and nothing else.
+		if c := order(e, &old.st); c < 0 || c == 0 && (old.st.Stale == "" || e.Stale != "") {
+			return
+		}
+	} else if e.Session == "" {
+		f.loose++
+	}
+	s := &session{key: k, keyStr: k.String()}
+	s.restore(e)
+	s.st.Src, s.st.Extra = e.Src, slices.Clone(e.Extra)
+	f.sessions[k] = s
+	f.changes++
+	f.out = append(f.out, s.view())
+}
+
+// hostDown marks every session of host stale: what it last said may no
+// longer hold.
+func (f *Folder) hostDown(host string, e *event.Event) {
+	why := "lost touch with " + host
+	if e.Reason != "" {
+		why += ": " + e.Reason
+	}
+	for _, k := range f.keys() {
+		s := f.sessions[k]
+		if k.host != host || s.st.Stale != "" || s.st.Status == event.StatusGone {
+			continue
+		}
+		s.st.Stale, s.staleAt = why, time.Time{}
+		f.changes++
+		f.out = append(f.out, s.view())
+	}
+}
+
+// expire drops a stale session KeepGone after the first tick that saw it
+// stale (a host.down's own time may be far older: an MQTT will is written
+// when its client connects).
+func (f *Folder) expire(k key, s *session, now time.Time) {
+	switch {
+	case s.staleAt.IsZero():
+		s.staleAt = now
+	case now.Sub(s.staleAt) >= f.cfg.KeepGone:
+		f.drop(k)
+	}
+}
+
+// known reports a status this version folds to; a state with another is
+// not passed on.
+func known(status string) bool {
+	switch status {
+	case event.StatusIdle, event.StatusWorking, event.StatusWaiting, event.StatusDone, event.StatusFailed, event.StatusGone:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,99 @@
+package gemini
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agwatch/ag/providers/provider"
+)
+
+func TestKeys(t *testing.T) {
+	k := New().Keys()
+	if len(k.Approve) != 1 || k.Approve[0] != "1" || len(k.Deny) != 1 || k.Deny[0] != "Escape" {
+		t.Errorf("approve/deny %v %v", k.Approve, k.Deny)
+	}
+	if k.PermissionPrelude != nil || k.AnswerPrelude != nil || k.PlanApprove != nil || k.PlanPrelude != nil {
+		t.Error("no reply on a permission, no answer or plan keys verified")
+	}
+	if k.FinishedPrelude == nil || len(k.FinishedPrelude) != 0 || k.DefuseLeading != "" {
+		t.Error("a finished reply goes straight in, undefused")
+	}
+	for text, refused := range map[string]bool{
+		"/help me":   true,
+		"  /quit":    true,
+		"\t!rm -rf":  true,
+		"\u00a0!ls":  true,
+		"fix it!":    false,
+		"see a/b":    false,
+		"run `!x`":   false,
+		"":           false,
+		"ok / maybe": false,
+	} {
+		if got := k.UnsafeReply(text) != ""; got != refused {
+			t.Errorf("UnsafeReply(%q) refused=%v; want %v", text, got, refused)
+		}
+	}
+}
+
+func TestCommands(t *testing.T) {
+	c := New().Commands()
+	for _, tc := range []struct {
+		name string
+		got  func() (string, error)
+		want string
+	}{
+		{"resume", func() (string, error) {
+			return c.ResumeCommand("bdc80954-5b8b-41bf-a134-8780c4ece6df", provider.Launch{})
+		}, "command gemini --resume 'bdc80954-5b8b-41bf-a134-8780c4ece6df'"},
+		{"resume with a model", func() (string, error) {
+			return c.ResumeCommand("bdc80954", provider.Launch{Model: "gemini-2.5-pro"})
+		}, "command gemini --resume 'bdc80954' -m gemini-2.5-pro"},
+		{"spawn", func() (string, error) { return c.SpawnCommand("it's $HOME", provider.Launch{}) },
+			`command gemini -i 'it'\''s $HOME'`},
+		{"spawn with a model", func() (string, error) { return c.SpawnCommand("hi", provider.Launch{Model: "flash"}) },
+			"command gemini -m flash -i 'hi'"},
+	} {
+		got, err := tc.got()
+		if err != nil || got != tc.want {
+			t.Errorf("%s = %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+	if _, err := c.ForkCommand("/x/session.jsonl", provider.Launch{}); err == nil {
+		t.Error("no fork for Gemini")
+	}
+}
+
+func TestProcRules(t *testing.T) {
+	r := New().ProcRules()
+	bin := "/home/u/.npm-global/lib/node_modules/.bin/gemini"
+	for _, tc := range []struct {
+		name string
+		exe  string
+		argv []string
+		want provider.ProcMatch
+	}{
+		{"the pane's node launcher", "/usr/bin/node", []string{"node", bin}, provider.ProcMatch{OK: true, Launcher: true}},
+		{"its relaunched child", "/usr/bin/node", []string{"/usr/bin/node", "--max-old-space-size=12052", bin}, provider.ProcMatch{OK: true, Launcher: true}},
+		{"a checkout's bundle", "/usr/bin/node", []string{"node", "/src/gemini-cli/bundle/gemini.js"}, provider.ProcMatch{OK: true, Launcher: true}},
+		{"by package path", "/usr/bin/node", []string{"node", "/x/node_modules/@google/gemini-cli/dist/index.js"}, provider.ProcMatch{OK: true, Launcher: true}},
+		{"a native build", "/opt/gemini/gemini", []string{"gemini"}, provider.ProcMatch{OK: true}},
+		{"an argument is no agent", "/usr/bin/vim", []string{"vim", "gemini"}, provider.ProcMatch{}},
+		{"another node program", "/usr/bin/node", []string{"node", "server.js", "gemini"}, provider.ProcMatch{}},
+	} {
+		if got := r.Match(tc.exe, tc.argv); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	for argv, want := range map[string]string{
+		"gemini --resume BDC80954-5B8B-41BF-A134-8780C4ECE6DF":              "bdc80954-5b8b-41bf-a134-8780c4ece6df",
+		"gemini -r=bdc80954-5b8b-41bf-a134-8780c4ece6df":                    "bdc80954-5b8b-41bf-a134-8780c4ece6df",
+		"gemini --session-id bdc80954-5b8b-41bf-a134-8780c4ece6df -m flash": "bdc80954-5b8b-41bf-a134-8780c4ece6df",
+		"gemini --resume latest":                                            "",
+		"gemini --resume 3":                                                 "",
+		"gemini -i hi":                                                      "",
+	} {
+		if got := SessionFromArgv(strings.Fields(argv)); got != want {
+			t.Errorf("SessionFromArgv(%s) = %q, want %q", argv, got, want)
+		}
+	}
+}

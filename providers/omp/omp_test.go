@@ -1,0 +1,59 @@
+package omp
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// TestAgentDir: PI_CONFIG_DIR is joined to HOME verbatim, an absolute one
+// too (omp's own path.join); PI_CODING_AGENT_DIR wins; XDG_DATA_HOME/omp,
+// when it exists, holds the sessions.
+func TestAgentDir(t *testing.T) {
+	home := t.TempDir()
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{}, home + "/.omp/agent"},
+		{map[string]string{"PI_CONFIG_DIR": ".mine"}, home + "/.mine/agent"},
+		{map[string]string{"PI_CONFIG_DIR": "/tmp/absolute-test"}, home + "/tmp/absolute-test/agent"},
+		{map[string]string{"PI_CONFIG_DIR": "/x", "PI_CODING_AGENT_DIR": "/ag/dir"}, "/ag/dir"},
+	} {
+		tc.env["HOME"] = home
+		env := func(k string) string { return tc.env[k] }
+		if got := AgentDir(env); got != tc.want {
+			t.Errorf("%v: %s, want %s", tc.env, got, tc.want)
+		}
+		if got := New().ConfigPath(env); got != filepath.Join(tc.want, "extensions", "ag.js") {
+			t.Errorf("extension %s", got)
+		}
+	}
+	xdg := t.TempDir()
+	env := func(k string) string { return map[string]string{"HOME": home, "XDG_DATA_HOME": xdg}[k] }
+	if d := SessionDirs(env); len(d) != 1 {
+		t.Errorf("no %s/omp: %q", xdg, d)
+	}
+	os.Mkdir(filepath.Join(xdg, "omp"), 0o700)
+	if d := SessionDirs(env); len(d) != 2 || d[0] != filepath.Join(xdg, "omp", "agent", "sessions") {
+		t.Errorf("with %s/omp: %q", xdg, d)
+	}
+}
+
+func TestKeysAndCommands(t *testing.T) {
+	km := New().Keys()
+	for text, bad := range map[string]bool{"  /new": true, "!rm -rf x": true, " \t!ls": true, "a /b": false, "hello": false} {
+		if got := km.UnsafeReply(text) != ""; got != bad {
+			t.Errorf("%q unsafe %v", text, got)
+		}
+	}
+	c := New().Commands()
+	if l, err := c.ResumeCommand("01a0063f-51ed", provider.Launch{}); err != nil || l != "command omp --resume '01a0063f-51ed'" {
+		t.Errorf("resume %q %v", l, err)
+	}
+	if l, err := c.SpawnCommand("it's", provider.Launch{Model: "opus"}); err != nil || l != `command omp --model opus 'it'\''s'` {
+		t.Errorf("spawn %q %v", l, err)
+	}
+}
