@@ -39,7 +39,10 @@ import (
 //	session.error                   a request that failed for good: turn.fail
 //	session.usage_record            one request's usage: meter
 //	session.usage_checkpoint        with a "rewind" pending: Escape Escape
-//	                                took the prompt back (interrupt)
+//	                                before the reply's first byte ("esc esc
+//	                                edit prompt") took the prompt back
+//	                                (interrupt); once it streams, Escape
+//	                                Escape is an abort
 //	session.shutdown                the process left the session: session.end
 //
 // Everything else (hook.start/end, system.message, mode changes, turn
