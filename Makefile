@@ -1,8 +1,10 @@
 # ag — watch AI coding agents. `make` builds bin/, `make test` runs every test
 # that needs only Go, tmux and this machine; `make e2e` runs the real agent CLIs.
 GO       ?= go
-VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS  := -s -w -X github.com/agwatch/ag/cmd/internal/cli.version=$(VERSION)
+# No version of its own: the go command stamps the module version from git
+# (a tag, else v0.0.0-<time>-<commit>, +dirty), the same for make and go
+# install, and every program's --version prints it.
+LDFLAGS  := -s -w
 PROGRAMS := $(notdir $(wildcard cmd/ag-*))
 CACHE    ?= $(CURDIR)/.cache
 
@@ -21,7 +23,7 @@ FASTSTART := ag-hook ag-detect
 # The linker writes a program through a memory map, which leaves the file in
 # the page cache as 4 KB pages; a copy written with cp sits there in large
 # folios, and a process maps those with far fewer faults: ag-hook starts
-# ~0.3 ms sooner (README, Figures). So programs are linked into $(STAGE) and
+# ~0.3 ms sooner (doc/performance.md). So programs are linked into $(STAGE) and
 # copied into bin/, each renamed into place so a hook that starts meanwhile
 # runs the old file or the new one, never half of one.
 STAGE := bin/.stage

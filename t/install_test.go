@@ -34,6 +34,10 @@ func TestReadmeLoginSteps(t *testing.T) {
 	steps := readmeBlock(t, "## Run it at login", "on Linux (systemd user service):")
 	home := t.TempDir()
 	u := newUserManager(t, home)
+	// Claude Code is on this machine (ag-hook install says so otherwise).
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	for _, step := range steps {
 		cmd, _, _ := strings.Cut(step, "  #")
 		cmd = strings.TrimSpace(cmd)
@@ -78,7 +82,7 @@ func TestReadmeLoginSteps(t *testing.T) {
 	if !strings.Contains(string(settings), strconv.Quote(hook)) {
 		t.Fatalf("settings.json does not run %s:\n%s", hook, settings)
 	}
-	if out := u.shell(t, home, "~/.local/bin/ag-hook status --agent claude"); !strings.HasPrefix(out, "claude: Installed") || strings.Contains(out, "warning") {
+	if out := u.shell(t, home, "~/.local/bin/ag-hook status --agent claude"); !strings.HasPrefix(out, "claude: installed in") || strings.Contains(out, "warning") {
 		t.Errorf("ag-hook status from the install:\n%s", out)
 	}
 	// From the checkout's bin/ (which make built), status warns.

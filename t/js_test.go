@@ -21,7 +21,8 @@ func TestJS(t *testing.T) {
 	home, agDir := t.TempDir(), t.TempDir()
 	env := append(os.Environ(), "HOME="+home, "AG_DIR="+agDir, "XDG_CONFIG_HOME=", "PI_CODING_AGENT_DIR=", "PI_CONFIG_DIR=", "AG_DEBUG=")
 	for _, agent := range []string{"opencode", "pi", "omp"} {
-		c := exec.Command(filepath.Join(binDir, "ag-hook"), "install", "--agent", agent)
+		// --force: the agents need not be on this machine to test the files
+		c := exec.Command(filepath.Join(binDir, "ag-hook"), "install", "--agent", agent, "--force")
 		c.Env = env
 		if out, err := c.CombinedOutput(); err != nil {
 			t.Fatalf("install %s: %v\n%s", agent, err, out)

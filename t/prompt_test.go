@@ -86,7 +86,9 @@ func writeStates(t *testing.T, dir string, sessions ...string) {
 	t.Helper()
 	now := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
 	var b strings.Builder
-	fmt.Fprintf(&b, "{\"v\":1,\"t\":%q,\"sessions\":[\n", now)
+	// Kept by a running ag-fold (this test process stands in), as the
+	// login pipeline keeps it: a file nobody keeps reads as stale.
+	fmt.Fprintf(&b, "{\"v\":1,\"t\":%q,\"writer\":{\"pid\":%d},\"sessions\":[\n", now, os.Getpid())
 	for i, m := range sessions {
 		if i > 0 {
 			b.WriteString(",\n")

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agwatch/ag/filters/state"
 )
 
 var update = flag.Bool("update", false, "rewrite the txtar files' expected output")
@@ -53,6 +55,9 @@ func TestScripts(t *testing.T) {
 			}
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"keep": keepState,
+		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "tmux":
@@ -62,4 +67,17 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// keepState is the script command "keep FILE": FILE, a state file written
+// by hand, becomes one a running ag-fold keeps — this test process, alive
+// for the whole script — so readers believe it (see filters/state.Judge).
+func keepState(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: keep FILE")
+	}
+	path := ts.MkAbs(args[0])
+	f, err := state.Load(path)
+	ts.Check(err)
+	ts.Check(state.Write(path, f.T, state.Self(0), f.Sessions))
 }

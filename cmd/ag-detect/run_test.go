@@ -34,7 +34,7 @@ func TestSegment(t *testing.T) {
 		e.Src, e.Pane, e.Status, e.Attention, e.Tool = event.SrcFold, pane, status, attention, tool
 		return e
 	}
-	if err := state.Write(filepath.Join(dir, "state.json"), now, []event.Event{
+	if err := state.Write(filepath.Join(dir, "state.json"), now, state.Self(0), []event.Event{
 		st("%3", event.StatusGone, "", "", time.Hour), // an older session in the same pane
 		st("%3", event.StatusWaiting, event.AttnPermission, "Bash", 0),
 		st("%4", event.StatusWaiting, event.AttnQuestion, "AskUserQuestion", 0),

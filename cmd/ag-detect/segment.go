@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"os"
 	"strings"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
@@ -42,33 +41,16 @@ type segmentData struct {
 	Who    string
 }
 
-// paneLines keeps, of a state file, the sessions array's opening and the
-// sessions that name pane: the file holds one session per line, and a
-// prompt should not decode every session of the machine to show one.
-func paneLines(b []byte, pane string) []byte {
-	start := bytes.Index(b, []byte(`"sessions":[`))
-	if start < 0 {
-		return b // let state.Parse say what is wrong
-	}
-	needle := []byte(`"pane":"` + pane + `"`)
-	out := make([]byte, 0, 1024)
-	out = append(out, `{"sessions":[`...)
-	for _, line := range bytes.Split(b[start+len(`"sessions":[`):], []byte("\n")) {
-		if bytes.Contains(line, needle) {
-			out = append(out, '\n')
-			out = append(out, line...)
-		}
-	}
-	return append(out, "\n]}\n"...)
-}
-
 // segment is --pane: the fast path a prompt or status line runs. It reads
 // $TMUX_PANE and the state file, and nothing else: no tmux, no /proc.
 func (d *detector) segment(pane string) int {
 	var t *tmpl.Template // nil: the default format, written by hand
 	if d.opts.Format != "" {
 		var err error
-		if t, err = tmpl.New("segment").Option("missingkey=zero").Parse(d.opts.Format); err != nil {
+		if t, err = tmpl.New("segment").Option("missingkey=zero").Parse(d.opts.Format); err == nil {
+			err = t.CheckFields(segmentData{})
+		}
+		if err != nil {
 			d.prog.Errorf("--format: %v", err)
 			return cli.ExitError
 		}
@@ -83,15 +65,12 @@ func (d *detector) segment(pane string) int {
 	if path == "" {
 		path = paths.StateFile(d.getenv)
 	}
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
+	// Only the lines naming the pane are decoded: a prompt should not
+	// decode every session of the machine to show one.
+	states, err := state.ReadFor(path, []byte(`"pane":"`+pane+`"`))
+	if errors.Is(err, state.ErrNoFile) {
 		return cli.ExitOK
 	}
-	if err != nil {
-		d.prog.Errorf("%v", err)
-		return cli.ExitError
-	}
-	states, err := state.Parse(paneLines(raw, pane))
 	if err != nil {
 		d.prog.Errorf("%s: %v", path, err)
 		return cli.ExitError
@@ -101,11 +80,16 @@ func (d *detector) segment(pane string) int {
 	self := hostname.Of(d.getenv)
 	st, ok := state.ForPaneOf(state.Local(states, self.Is), pane, providers.ManySessionsPerProcess)
 	if !ok || st.Status == event.StatusGone || st.Status == "" {
-		return cli.ExitOK
+		return cli.ExitOK // its process is gone too: nothing to show
 	}
 	data := segmentData{Event: st, Icon: glance.Icon(st.Status, st.Attention)}
 	data.Who = glance.Who(&st, glance.Hosts(states, self))
-	if st.Status == event.StatusWaiting && (st.Attention == event.AttnPermission || st.Attention == "") {
+	switch {
+	case st.Stale != "":
+		// Nobody keeps the state current: the agent is there, what it
+		// does is not known.
+		data.Icon = glance.StaleIcon
+	case st.Status == event.StatusWaiting && (st.Attention == event.AttnPermission || st.Attention == ""):
 		data.Detail = st.Tool
 	}
 	var b bytes.Buffer

@@ -2,7 +2,12 @@
 
 package main
 
-import "time"
+import (
+	"time"
 
-// procStat is unknown off Linux; kill(pid, 0) alone decides there.
-func procStat(pid int) (start time.Time, zombie, ok bool) { return time.Time{}, false, false }
+	pidalive "github.com/agwatch/ag/filters/alive"
+)
+
+// procStat is when pid started and whether it is a zombie, where the
+// kernel says (darwin), else unknown.
+func procStat(pid int) (start time.Time, zombie, ok bool) { return pidalive.Stat(pid) }

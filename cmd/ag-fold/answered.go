@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	pidalive "github.com/agwatch/ag/filters/alive"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/fold"
 	"github.com/agwatch/ag/filters/proc"
@@ -74,7 +75,7 @@ func running(ctx context.Context, waits []fold.Wait) map[int]bool {
 			if !strings.Contains(strings.Join(sys.Argv(pid), " "), n) {
 				continue
 			}
-			if t := sys.Started(pid); !t.IsZero() && t.Before(w.Since.Add(-reuseSlack)) {
+			if t := sys.Started(pid); !t.IsZero() && t.Before(w.Since.Add(-pidalive.Slack)) {
 				continue
 			}
 			found[i] = true

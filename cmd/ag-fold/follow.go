@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/state"
 )
@@ -18,6 +19,7 @@ import (
 type batch struct {
 	events []event.Event
 	raws   [][]byte
+	lines  []int // each event's input line, for messages
 	err    error
 }
 
@@ -57,6 +59,7 @@ func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *ba
 					b.err = err
 					break
 				}
+				b.lines = append(b.lines, r.Line())
 				if f.opts.Pass {
 					raw := make([]byte, len(line)+1)
 					raw[copy(raw, line)] = '\n'
@@ -83,6 +86,7 @@ func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *ba
 // goroutines share the work: one decodes, this one folds, one encodes and
 // writes, so each event's cost is spread over the machine's cores.
 func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
+	f.prog.Expecting(stdin, "pipe them in, as in ag-tail --follow | ag-fold")
 	bad := 0
 	if f.opts.Publish != "" {
 		f.pub = newPublisher(f.opts.Publish, f.prog.Errorf)
@@ -107,6 +111,9 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 	debounce := time.NewTimer(time.Hour)
 	debounce.Stop()
 	armed := false
+	f.written = ^f.fold.Changes() // the file is this run's from the start, empty until states come
+	f.save(true)
+	f.lastWrite = time.Time{} // the first states are written at once, as ever
 	for {
 		select {
 		case <-republish:
@@ -117,6 +124,7 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 			return cli.ExitInterrupted
 		case <-tick:
 			w.send(tp.updateOutputs(f.outputs(nil, f.settle())))
+			f.confirm()
 		case <-debounce.C:
 			armed = false
 		case b, ok := <-in:
@@ -133,8 +141,8 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 				err := w.close()
 				f.save(true)
 				code := f.end(err)
-				if code == cli.ExitOK && (bad > 0 || !errors.Is(b.err, io.EOF)) {
-					code = cli.ExitError // the input had lines that are not events
+				if code == cli.ExitOK && (bad > 0 || !errors.Is(b.err, io.EOF) || f.stateBad || f.filter.Failed() > 0) {
+					code = cli.ExitError // lines that are not events, no state file kept, a failed expression
 				}
 				return code
 			}
@@ -155,8 +163,9 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 // output is one line to write: an input event passed through (raw is its
 // line) or a state.
 type output struct {
-	ev  *event.Event
-	raw []byte
+	ev   *event.Event
+	raw  []byte
+	line int // the input line it comes from; 0 for a --check's
 }
 
 // apply folds one batch and returns what to write, in order.
@@ -168,12 +177,12 @@ func (f *folder) apply(b *batch) []output {
 	idx := make([]int, 0, 2*len(b.events)) // outs[i] is states[idx[i]]: set once states stop growing
 	for i := range b.events {
 		if f.opts.Pass {
-			outs = append(outs, output{ev: &b.events[i], raw: b.raws[i]})
+			outs = append(outs, output{ev: &b.events[i], raw: b.raws[i], line: b.lines[i]})
 			idx = append(idx, -1)
 		}
 		for _, s := range f.fold.Apply(&b.events[i]) {
 			states = append(states, s)
-			outs = append(outs, output{})
+			outs = append(outs, output{line: b.lines[i]})
 			idx = append(idx, len(states)-1)
 		}
 	}
@@ -213,8 +222,9 @@ func (f *folder) startWriter() *writer {
 				}
 				if o.raw != nil && !f.filter.Active() {
 					err = f.out.Raw(o.raw)
-				} else {
-					err = f.filter.Write(f.out, o.ev)
+				} else if err = f.filter.Write(f.out, o.ev); evfilter.IsExprError(err) {
+					f.prog.Errorf("%s: %v", statePlace(o.ev, o.line), err)
+					err = nil
 				}
 			}
 			if err == nil && len(w.ch) == 0 {
@@ -275,18 +285,44 @@ func (f *folder) save(force bool) time.Duration {
 	f.pub.offer(states)
 	var err error
 	if f.path != "" {
-		err = state.Write(f.path, now, states)
+		err = state.Write(f.path, now, f.keeper, states)
 	}
 	f.lastWrite = now
-	if err != nil {
-		if msg := err.Error(); msg != f.stateErr {
-			f.prog.Errorf("state file: %v", err)
-			f.stateErr = msg
-		}
-		return 0
+	f.stateFailed(err)
+	if err == nil {
+		f.written = changes
+		f.confirmed = time.Now()
 	}
-	f.written, f.stateErr = changes, ""
 	return 0
+}
+
+// confirm touches the state file when this run has not written it for
+// half a --check: readers take a file nobody confirms for three checks as
+// left behind by an ag-fold that stopped.
+func (f *folder) confirm() {
+	if f.path == "" || time.Since(f.confirmed) < f.opts.Check/2 {
+		return
+	}
+	now := time.Now()
+	err := state.Touch(f.path, now)
+	f.stateFailed(err)
+	if err == nil {
+		f.confirmed = now
+	}
+}
+
+// stateFailed reports a state-file error once (until it changes or a
+// write works again); any makes the exit status 2.
+func (f *folder) stateFailed(err error) {
+	if err == nil {
+		f.stateErr = ""
+		return
+	}
+	f.stateBad = true
+	if msg := err.Error(); msg != f.stateErr {
+		f.prog.Errorf("state file: %v", err)
+		f.stateErr = msg
+	}
 }
 
 // end maps a write error to the exit status: a reader that went away ends

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"strings"
 
@@ -11,15 +10,14 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
 	"github.com/agwatch/ag/filters/hostname"
-	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/tmpl"
 	"github.com/agwatch/ag/filters/tmux"
 )
 
 // glanceOptions are --snapshot's one-line form; options embeds them.
 type glanceOptions struct {
-	Table  bool   `long:"table" description:"with --snapshot: a table for people, most urgent first, fitted to the terminal"`
-	Format string `long:"format" value-name:"TEMPLATE" unquote:"false" description:"with --snapshot: print one line for all sessions from a Go template: .Summary (\"⏳2 ✓1\"), .Waiting .Failed .Working .Done .Idle .Total (counts of live sessions), .Sessions (the states), .Hosts (states of more than one host: .Summary is then per host); nothing at all when the line is empty"`
+	Table  bool   `long:"table" description:"with --snapshot: a table for people, most urgent first" man:"fitted to the terminal, coloured only on one (NO_COLOR, TERM=dumb: never)"`
+	Format string `long:"format" value-name:"TEMPLATE" unquote:"false" description:"with --snapshot: one line for all sessions" man:"a Go template (see TEMPLATES); nothing at all when the line is empty"`
 }
 
 // glanceData is what a --format template sees.
@@ -40,19 +38,30 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 	var t *tmpl.Template
 	if g.Format != "" {
 		var err error
-		if t, err = tmpl.New("format").Option("missingkey=zero").Parse(g.Format); err != nil {
+		if t, err = tmpl.New("format").Option("missingkey=zero").Parse(g.Format); err == nil {
+			err = t.CheckFields(glanceData{})
+		}
+		if err != nil {
 			f.prog.Errorf("--format: %v", err)
 			return cli.ExitError
 		}
 	}
-	states, code := f.loadStates(ctx, stdin)
+	src, code := f.load(ctx, stdin, true)
 	if code != cli.ExitOK {
 		return code
 	}
+	states := src.states
 	if to.Push {
+		// tmux shows what a running ag-fold keeps: from a state file left
+		// behind nothing is pushed, and what the dead run left is cleared.
+		current := states
+		if !src.kept {
+			current = nil
+		}
 		socket, name := to.Server()
 		p := newPusher(&tmux.Client{Socket: socket, Name: name}, hostname.Of(f.env), f.prog.Errorf, f.now)
-		p.update(states)
+		p.dirty = true // list the panes even with no state: leftovers go
+		p.update(current)
 		if !p.sync(ctx) {
 			code = cli.ExitError
 		}
@@ -83,37 +92,4 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 		return cli.ExitError
 	}
 	return code
-}
-
-// loadStates folds stdin when it has data, else reads the state file.
-func (f *folder) loadStates(ctx context.Context, stdin io.Reader) ([]event.Event, int) {
-	in, fromStdin := stdinData(stdin)
-	if !fromStdin {
-		states, err := state.Read(f.path)
-		switch {
-		case errors.Is(err, state.ErrNoFile):
-			return nil, cli.ExitNoMatch
-		case err != nil:
-			f.prog.Errorf("%s: %v", f.path, err)
-			return nil, cli.ExitError
-		}
-		return states, cli.ExitOK
-	}
-	r := f.prog.NewReader(in, "<stdin>")
-	var e event.Event
-	for ctx.Err() == nil {
-		if _, err := r.Next(&e); err != nil {
-			if !errors.Is(err, io.EOF) {
-				f.prog.Errorf("<stdin>: %v", err)
-				return nil, cli.ExitError
-			}
-			break
-		}
-		f.fold.Apply(&e)
-	}
-	if ctx.Err() != nil {
-		return nil, cli.ExitInterrupted
-	}
-	f.settle()
-	return f.fold.States(), cli.ExitOK
 }

@@ -16,24 +16,21 @@
 // burst of input and at most every --debounce. While stdin is open it
 // checks every --check that the sessions' processes live and marks dead
 // ones gone. With --snapshot it prints the current states once and exits:
-// folded from stdin when stdin is a pipe or file with data, else read from
+// folded from stdin when stdin is a pipe or a file, else read from
 // the state file. See ag-fold --help.
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
+
+	"github.com/agwatch/ag/cmd/internal/cli"
 )
 
 func main() {
 	// Every event read and state written is short-lived garbage over a
 	// live heap of a few MB (one state per session): collect less often.
 	debug.SetGCPercent(400)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	ctx, exit := cli.Signals()
+	os.Exit(exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)))
 }

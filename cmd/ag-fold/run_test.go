@@ -132,7 +132,7 @@ func TestFollow(t *testing.T) {
 	if len(r.states) != 2 || r.states[0].Status != "working" || r.states[1].Status != "waiting" || r.states[1].Tool != "Bash" {
 		t.Fatalf("states: %s", r.stdout)
 	}
-	saved, err := state.Read(filepath.Join(dir, "state.json"))
+	saved, err := savedStates(filepath.Join(dir, "state.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestDeadProcess(t *testing.T) {
 	fl.waitOut(t, "gone state", 5*time.Second, func(s string) bool { return strings.Contains(s, `"status":"gone"`) })
 	// the state file follows without waiting for the end of input
 	for {
-		saved, _ := state.Read(filepath.Join(dir, "state.json"))
+		saved, _ := savedStates(filepath.Join(dir, "state.json"))
 		if len(saved) == 2 && saved[0].Status == "gone" && saved[1].Status == "idle" {
 			break
 		}
@@ -193,18 +193,39 @@ func TestSnapshot(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "state.json")); !os.IsNotExist(err) {
 		t.Errorf("--snapshot wrote the state file")
 	}
-	r = runFold(t, dir, strings.NewReader(""), nil, "--snapshot")
+	r = runFold(t, dir, nil, nil, "--snapshot")
 	if r.code != cli.ExitNoMatch || !strings.Contains(r.stderr, "no state file at ") {
 		t.Errorf("snapshot without a state file: exit %d, stderr %q", r.code, r.stderr)
 	}
 	runFold(t, dir, strings.NewReader(in), nil) // writes the file
-	r = runFold(t, dir, strings.NewReader(""), nil, "--snapshot")
+	r = runFold(t, dir, nil, nil, "--snapshot")
 	if r.code != 0 || len(r.states) != 2 {
-		t.Errorf("snapshot from the file (empty stdin): exit %d\n%s", r.code, r.stdout)
+		t.Errorf("snapshot from the file (no stdin): exit %d\n%s", r.code, r.stdout)
 	}
-	r = runFold(t, dir, strings.NewReader(""), nil, "--snapshot", "--where", `.status=="failed"`)
+	r = runFold(t, dir, nil, nil, "--snapshot", "--where", `.status=="failed"`)
 	if r.code != cli.ExitNoMatch || r.stdout != "" {
 		t.Errorf("snapshot matching nothing: exit %d, stdout %q", r.code, r.stdout)
+	}
+	// An empty pipe is an answer: nothing came, nothing to show — not the
+	// state file (ag-tail --once | ag-fold --snapshot that found nothing).
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	r = runFold(t, dir, pr, nil, "--snapshot")
+	pr.Close()
+	if r.code != cli.ExitNoMatch || r.stdout != "" || r.stderr != "" {
+		t.Errorf("snapshot from an empty pipe: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// /dev/null, as tmux's #() and services give it: the state file.
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if r = runFold(t, dir, null, nil, "--snapshot"); r.code != 0 || len(r.states) != 2 {
+		t.Errorf("snapshot with /dev/null on stdin: exit %d\n%s", r.code, r.stdout)
 	}
 }
 
@@ -280,7 +301,7 @@ func TestStateFileFollows(t *testing.T) {
 		t.Helper()
 		deadline := time.Now().Add(5 * time.Second)
 		for {
-			saved, _ := state.Read(filepath.Join(dir, "state.json"))
+			saved, _ := savedStates(filepath.Join(dir, "state.json"))
 			if len(saved) == 1 && saved[0].Status == status {
 				return
 			}
@@ -316,4 +337,72 @@ func TestNoStallOnBlankOrHalfLine(t *testing.T) {
 		fl.waitOut(t, fmt.Sprintf("state after %q", tail), 2*time.Second, func(s string) bool { return strings.Contains(s, `"status":"working"`) })
 		fl.close()
 	}
+}
+
+// savedStates is what ag-fold wrote into the state file, as written (the
+// tests' clock is not the kernel's: a reader's judgment would not hold).
+func savedStates(path string) ([]event.Event, error) {
+	f, err := state.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return f.Sessions, nil
+}
+
+// TestKeeper: a following ag-fold makes the state file its own at once,
+// even before any state, and confirms it every --check while nothing
+// changes, so readers can tell it from a file left behind; a file another
+// running ag-fold keeps is not overwritten.
+func TestKeeper(t *testing.T) {
+	fl := follow(t, nil, "--check", "50ms")
+	path := filepath.Join(fl.dir, "state.json")
+	var first time.Time
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		f, err := state.Load(path)
+		if err == nil && f.Writer.PID == os.Getpid() && f.Writer.Check == 50*time.Millisecond {
+			if first.IsZero() {
+				first = f.Confirmed
+			} else if f.Confirmed.After(first) {
+				break // touched again with nothing to write
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("state file not kept and confirmed: %+v %v", f, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if cur, why := state.Here().Current(mustLoad(t, path)); !cur {
+		t.Errorf("a reader finds the running ag-fold's file not current: %s", why)
+	}
+	if code := fl.close(); code != 0 {
+		t.Errorf("exit %d: %s", code, fl.stderr.String())
+	}
+
+	// Another ag-fold (a running process: sleep) keeps the file.
+	other := exec.Command("sleep", "30")
+	if err := other.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer func() { other.Process.Kill(); other.Wait() }()
+	kept := state.Writer{PID: other.Process.Pid, Start: time.Now()}
+	if err := state.Write(path, time.Now(), kept, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := runFold(t, fl.dir, strings.NewReader(line("turn.start", "hook", "01.000", "")), nil)
+	if r.code != 0 || !strings.Contains(r.stderr, "is kept by another ag-fold (pid ") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if f := mustLoad(t, path); f.Writer.PID != kept.PID || len(f.Sessions) != 0 {
+		t.Errorf("the other ag-fold's file was overwritten: %+v", f)
+	}
+}
+
+func mustLoad(t *testing.T, path string) *state.File {
+	t.Helper()
+	f, err := state.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
-	"github.com/agwatch/ag/filters/jq"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/table"
 )
@@ -20,39 +19,28 @@ func (f *folder) table(ctx context.Context, stdin io.Reader) int {
 		f.prog.Errorf("--table goes with --snapshot and --where only (see ag-fold --help)")
 		return cli.ExitError
 	}
-	var where *jq.Query
-	if f.opts.Where != "" {
-		var err error
-		if where, err = jq.Compile(f.opts.Where); err != nil {
-			f.prog.Errorf("--where: %v", err)
-			return cli.ExitError
-		}
-	}
-	states, code := f.loadStates(ctx, stdin)
+	src, code := f.load(ctx, stdin, true)
 	if code != cli.ExitOK {
 		if code == cli.ExitNoMatch {
 			f.prog.Errorf("%v at %s (is ag-fold running?)", state.ErrNoFile, f.path)
 		}
 		return code
 	}
-	if where != nil {
-		kept := states[:0]
-		for i := range states {
-			v, err := jq.FromEvent(&states[i])
-			if err != nil {
-				f.prog.Errorf("%v", err)
-				return cli.ExitError
+	states := src.states[:0:0]
+	for i := range src.states {
+		ok, err := f.filter.Match(&src.states[i])
+		if err != nil {
+			if c, stop := f.writeFailed(err, src.places[i]); stop {
+				return c
 			}
-			ok, err := where.True(v)
-			if err != nil {
-				f.prog.Errorf("--where: %v", err)
-				return cli.ExitError
-			}
-			if ok {
-				kept = append(kept, states[i])
-			}
+			continue
 		}
-		states = kept
+		if ok {
+			states = append(states, src.states[i])
+		}
+	}
+	if f.filter.Failed() > 0 {
+		code = cli.ExitError
 	}
 	tty, cols := terminal(f.prog.Stdout)
 	if cols <= 0 {
@@ -60,12 +48,12 @@ func (f *folder) table(ctx context.Context, stdin io.Reader) int {
 	}
 	out := table.Render(states, table.Options{Width: cols, Now: f.now(),
 		Color: tty && f.env("NO_COLOR") == "" && f.env("TERM") != "dumb"})
-	if out == "" {
+	if out == "" && code == cli.ExitOK {
 		return cli.ExitNoMatch
 	}
 	if _, err := io.WriteString(f.prog.Stdout, out); err != nil && !cli.IsClosedPipe(err) {
 		f.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
-	return cli.ExitOK
+	return code
 }

@@ -17,7 +17,7 @@ import (
 
 // tmuxOptions are the --tmux options; options embeds them.
 type tmuxOptions struct {
-	Push bool `long:"tmux" description:"push each session's state into tmux user options on its pane and window (@ag_status, @ag_window_status, @ag_waiting, …) whenever it changes; with --snapshot, push the states once"`
+	Push bool `long:"tmux" description:"keep tmux options (@ag_status, …) in step" man:"on each session's pane and window and on the server, whenever a state changes; with --snapshot, push the states once (see TMUX)"`
 	cli.Tmux
 }
 
@@ -83,6 +83,10 @@ func (f *folder) startTmux(ctx context.Context, o tmuxOptions) *pusher {
 	}
 	socket, name := o.Server()
 	p := newPusher(&tmux.Client{Socket: socket, Name: name}, hostname.Of(f.env), f.prog.Errorf, f.now)
+	// A first sync even before any state: options an earlier run left
+	// (one killed before it could clear them) go at once.
+	p.dirty = true
+	p.wake <- struct{}{}
 	p.start(ctx)
 	return p
 }
@@ -185,7 +189,10 @@ func (p *pusher) sync(ctx context.Context) bool {
 		return true
 	}
 	err := p.attempt(ctx, need)
-	if err != nil && ctx.Err() == nil && !errors.Is(err, tmux.ErrNoServer) {
+	if ctx.Err() != nil {
+		return false // stopping: stop's own clear says what tmux did
+	}
+	if err != nil && !errors.Is(err, tmux.ErrNoServer) {
 		// One more go against a fresh pane list: a pane may have closed
 		// between the list and the set.
 		err = p.attempt(ctx, need)

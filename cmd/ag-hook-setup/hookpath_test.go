@@ -70,6 +70,7 @@ func TestStatusWarnsOfBuildTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"HOME": home}
+	os.MkdirAll(filepath.Join(home, ".claude"), 0o700) // Claude is on this machine
 	if r := try(t, env, "status", "--hook", hook); strings.Contains(r.stdout, "warning") {
 		t.Errorf("status with nothing installed warns:\n%s", r.stdout)
 	}

@@ -2,13 +2,20 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/providers/configtx"
 	"github.com/agwatch/ag/providers/provider"
 )
+
+// Actions an installer reports, by their first character: "+" a hook
+// added, "-" a hook removed (counted, and listed with --verbose or
+// --dry-run), "~" another setting changed and "!" a note for the user
+// (always shown).
 
 // install runs `install` (remove false) or `uninstall` (remove true).
 func (c *cmd) install(o installOpts, remove bool) int {
@@ -29,11 +36,25 @@ func (c *cmd) install(o installOpts, remove bool) int {
 		c.prog.Errorf("%s: %v", verb, err)
 		return cli.ExitError
 	}
+	if !remove {
+		if err := checkHook(hook); err != nil {
+			c.prog.Errorf("install: --hook %s: %v", hook, err)
+			return cli.ExitError
+		}
+		// An agent that is not on this machine: its config folder would be
+		// made for nothing. Said, and left alone, unless asked.
+		for _, in := range ins {
+			if where, ok := c.present(in); !ok && !o.Force {
+				c.prog.Errorf("install: %s does not seem to be installed here (%s); give --force to add its hooks anyway", in.Name(), where)
+				return cli.ExitNoMatch
+			}
+		}
+	}
 	// Every agent's files in one transaction: a file that cannot be
 	// edited stops the whole run before anything is written.
 	tx := configtx.New()
 	type done struct {
-		id     string
+		in     provider.Installer
 		res    provider.InstallResult
 		sl     provider.InstallResult
 		hasSL  bool
@@ -42,7 +63,7 @@ func (c *cmd) install(o installOpts, remove bool) int {
 	var all []done
 	for _, in := range ins {
 		ie := provider.InstallEnv{Env: c.env, Hook: hook, DryRun: o.DryRun, Tx: tx, Version: cli.Version()}
-		d := done{id: in.ID()}
+		d := done{in: in}
 		if remove {
 			d.res, err = in.Uninstall(ie)
 		} else {
@@ -80,35 +101,40 @@ func (c *cmd) install(o installOpts, remove bool) int {
 			return cli.ExitError
 		}
 	}
-	backups := map[string]configtx.Change{}
-	for _, ch := range changes {
-		backups[ch.Path] = ch
-	}
+	list := o.Verbose || o.DryRun
 	for _, d := range all {
-		c.report(d.id, verb, d.res, o.DryRun, backups)
+		c.report(d.in.ID(), verb, d.res, o.DryRun, list)
 		if d.slNote {
-			fmt.Fprintf(c.stdout, "%s: no statusLine command to wrap (--statusline skipped)\n", d.id)
+			fmt.Fprintf(c.stdout, "%s: no statusLine command to wrap (--statusline skipped)\n", d.in.ID())
 		}
 		if d.hasSL {
-			c.reportStatusLine(d.id, d.sl, remove, o.DryRun, backups)
+			c.reportStatusLine(d.in.ID(), d.sl, remove, o.DryRun)
 		}
 	}
+	c.reportBackups(changes, o.DryRun)
 	if !remove {
 		c.warnHook(hook)
 	}
 	return cli.ExitOK
 }
 
-// backupNote says where the file's previous version is, "" if nowhere.
-func backupNote(path string, dry bool, backups map[string]configtx.Change) string {
-	ch, ok := backups[path]
-	switch {
-	case !ok || ch.Backup == "" || dry:
-		return ""
-	case ch.Fresh:
-		return "; the original is kept in " + ch.Backup
+// reportBackups says which file is which: each backup holds its file as it
+// was before ag first changed it.
+func (c *cmd) reportBackups(changes []configtx.Change, dry bool) {
+	var kept []string
+	for _, ch := range changes {
+		if ch.Backup != "" {
+			kept = append(kept, c.short(ch.Backup))
+		}
 	}
-	return "; the original from before ag is still in " + ch.Backup
+	if len(kept) == 0 {
+		return
+	}
+	verb := "kept"
+	if dry {
+		verb = "would keep"
+	}
+	fmt.Fprintf(c.stdout, "%s %s: each file as it was before ag first changed it\n", verb, strings.Join(kept, ", "))
 }
 
 // warnHook says so when hooks running hook will break (hookpath.go).
@@ -118,14 +144,15 @@ func (c *cmd) warnHook(hook string) {
 	}
 }
 
-// report says what install/uninstall did, for people.
-func (c *cmd) report(id, verb string, res provider.InstallResult, dry bool, backups map[string]configtx.Change) {
+// report says what install/uninstall did, for people: one line per agent,
+// the settings it changed and its notes; each hook with list.
+func (c *cmd) report(id, verb string, res provider.InstallResult, dry, list bool) {
 	switch {
 	case !res.Changed && verb == "install":
-		fmt.Fprintf(c.stdout, "%s: already installed in %s\n", id, res.Path)
+		fmt.Fprintf(c.stdout, "%s: already installed in %s\n", id, c.short(res.Path))
 		return
 	case !res.Changed:
-		fmt.Fprintf(c.stdout, "%s: no ag hooks in %s\n", id, res.Path)
+		fmt.Fprintf(c.stdout, "%s: no ag hooks in %s\n", id, c.short(res.Path))
 		return
 	}
 	what := map[string]string{"install": "installed in", "uninstall": "removed from"}[verb]
@@ -134,76 +161,37 @@ func (c *cmd) report(id, verb string, res provider.InstallResult, dry bool, back
 	}
 	added, removed := 0, 0
 	for _, a := range res.Actions {
-		switch {
-		case strings.HasPrefix(a, "+"):
+		switch a[0] {
+		case '+':
 			added++
-		case strings.HasPrefix(a, "-"):
+		case '-':
 			removed++
-		} // "!": a note for the user (Codex's trust reminder), no change
+		}
 	}
 	var counts []string
 	if added > 0 {
-		counts = append(counts, fmt.Sprintf("%d added", added))
+		counts = append(counts, plural(added, "hook")+" added")
 	}
 	if removed > 0 {
-		counts = append(counts, fmt.Sprintf("%d removed", removed))
+		counts = append(counts, plural(removed, "hook")+" removed")
 	}
-	fmt.Fprintf(c.stdout, "%s: hooks %s %s (%s)", id, what, res.Path, strings.Join(counts, ", "))
-	fmt.Fprintf(c.stdout, "%s\n", backupNote(res.Path, dry, backups))
+	line := fmt.Sprintf("%s: hooks %s %s", id, what, c.short(res.Path))
+	if len(counts) > 0 {
+		line += " (" + strings.Join(counts, ", ") + ")"
+	}
+	fmt.Fprintln(c.stdout, line)
 	for _, a := range res.Actions {
-		fmt.Fprintf(c.stdout, "  %s\n", a)
+		if list || a[0] == '~' || a[0] == '!' {
+			fmt.Fprintf(c.stdout, "  %s\n", a)
+		}
 	}
 }
 
-// status prints one line per agent.
-func (c *cmd) status(o statusOpts) int {
-	ins, ok := c.installers(o.Agent)
-	if !ok {
-		return cli.ExitError
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
 	}
-	hook, err := c.hookPath(o.Hook)
-	if err != nil {
-		c.prog.Errorf("status: %v", err)
-		return cli.ExitError
-	}
-	// Named agents must each be Installed. With no --agent every agent is
-	// listed, but one the user never installed for (Not installed) is no
-	// fault: 0 needs at least one Installed and none in need of repair.
-	named := len(o.Agent) > 0
-	code, installed, used := cli.ExitOK, 0, false
-	for _, in := range ins {
-		st, err := in.Status(provider.InstallEnv{Env: c.env, Hook: hook, Version: cli.Version()})
-		if err != nil {
-			c.prog.Errorf("status %s: %v", in.ID(), err)
-			code = cli.ExitError
-			continue
-		}
-		line := fmt.Sprintf("%s: %s (%s)", in.ID(), st.State, st.Path)
-		if len(st.Reasons) > 0 {
-			line += ": " + strings.Join(st.Reasons, "; ")
-		}
-		fmt.Fprintln(c.stdout, line)
-		if sl := c.statusLineLine(in, provider.InstallEnv{Env: c.env, Hook: hook}); sl != "" {
-			fmt.Fprintln(c.stdout, sl)
-		}
-		if st.State != provider.NotInstalled {
-			used = true
-		}
-		switch {
-		case st.State == provider.Installed:
-			installed++
-		case st.State == provider.NotInstalled && !named:
-		case code == cli.ExitOK:
-			code = cli.ExitNoMatch
-		}
-	}
-	if used {
-		c.warnHook(hook)
-	}
-	if code == cli.ExitOK && installed == 0 {
-		code = cli.ExitNoMatch
-	}
-	return code
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // hookPath is the absolute ag-hook path to write into configs: --hook,
@@ -213,4 +201,70 @@ func (c *cmd) hookPath(flag string) (string, error) {
 		return c.self()
 	}
 	return filepath.Abs(flag)
+}
+
+// checkHook refuses an ag-hook path that would give the agent a command
+// that cannot run, or one status and uninstall would not know as ag's.
+func checkHook(path string) error {
+	if filepath.Base(path) != "ag-hook" {
+		return fmt.Errorf("not an ag-hook (status and uninstall know ag's hooks by that name)")
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("no such file: the agent would run a command that is not there")
+	case !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0:
+		return fmt.Errorf("not an executable file: the agent could not run it")
+	}
+	return nil
+}
+
+// present reports whether the agent seems to be on this machine: its
+// config folder exists or a program with its name is on $PATH. where says
+// what was looked at, for the message when it is not.
+func (c *cmd) present(in provider.Installer) (where string, ok bool) {
+	// The config file's folder, or the one above it (an agent's plugin
+	// folder is made only for plugins: ~/.config/opencode/plugins), but not
+	// the home folder or ~/.config themselves, which every machine has.
+	dir := filepath.Dir(in.ConfigPath(c.env))
+	common := map[string]bool{filepath.Clean(c.env("HOME")): true, filepath.Join(c.env("HOME"), ".config"): true, "/": true}
+	if x := paths.Dir(c.env, "XDG_CONFIG_HOME"); x != "" {
+		common[x] = true
+	}
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if common[d] {
+			break
+		}
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return "", true
+		}
+	}
+	var names []string
+	if d, ok := in.(provider.ProcDetector); ok {
+		names = d.ProcRules().Names
+	}
+	for _, n := range names {
+		for _, p := range filepath.SplitList(c.env("PATH")) {
+			if fi, err := os.Stat(filepath.Join(p, n)); p != "" && err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+				return "", true
+			}
+		}
+	}
+	where = "no " + c.short(dir)
+	if len(names) > 0 {
+		where += ", no " + strings.Join(names, " or ") + " on $PATH"
+	}
+	return where, false
+}
+
+// short writes a path under $HOME as ~/…, as people read it.
+func (c *cmd) short(path string) string {
+	home := c.env("HOME")
+	if home == "" || home == "/" {
+		return path
+	}
+	if rel, ok := strings.CutPrefix(path, strings.TrimSuffix(home, "/")+"/"); ok {
+		return "~/" + rel
+	}
+	return path
 }

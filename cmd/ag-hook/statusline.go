@@ -72,6 +72,9 @@ func parseStatusline(args []string) (o statuslineOpts, stray []string, err error
 			if err != nil {
 				return o, nil, fmt.Errorf("--then-timeout: %v", err)
 			}
+			if d < 0 {
+				return o, nil, fmt.Errorf("--then-timeout %v: a duration cannot be negative", d)
+			}
 			o.ThenTimeout = d
 		}
 	}

@@ -67,6 +67,9 @@ func (d *lineData) TemplateField(name string) (any, bool) {
 	return nil, false
 }
 
+// TemplateFields names TemplateField's fields, for error messages.
+func (d *lineData) TemplateFields() []string { return []string{"Others", "Waiting"} }
+
 // usd: 1.6712 → "$1.67"; under a dollar keeps three decimals.
 func usd(v float64) string {
 	if v != 0 && math.Abs(v) < 1 {
@@ -184,7 +187,8 @@ func execLine(format string, d *lineData) ([]byte, error) {
 }
 
 // waitingOthers are the sessions in ag-fold's state file waiting for the
-// user, this one excepted. No state file (ag-fold not running) is none.
+// user, this one excepted. No state file, or one no running ag-fold keeps,
+// is none.
 func (c *cmd) waitingOthers(self string) []event.Event {
 	states, err := state.Read(paths.StateFile(c.env))
 	if err != nil && err != state.ErrNoFile {
@@ -192,7 +196,9 @@ func (c *cmd) waitingOthers(self string) []event.Event {
 	}
 	var out []event.Event
 	for _, s := range states {
-		if s.Status == event.StatusWaiting && !(s.Agent == claudehook.ID && s.Session == self) {
+		// A stale wait (no ag-fold keeps the file) is not counted: it may
+		// have been answered long ago.
+		if s.Status == event.StatusWaiting && s.Stale == "" && !(s.Agent == claudehook.ID && s.Session == self) {
 			out = append(out, s)
 		}
 	}

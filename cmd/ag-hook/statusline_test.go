@@ -114,7 +114,7 @@ func TestStatuslineWaiting(t *testing.T) {
 		e.Src, e.Status = event.SrcFold, status
 		return e
 	}
-	if err := state.Write(filepath.Join(dir, "state.json"), now, []event.Event{
+	if err := state.Write(filepath.Join(dir, "state.json"), now, state.Self(0), []event.Event{
 		st("claude", "sl-1", event.StatusWaiting), // this session: not "other"
 		st("claude", "a", event.StatusWaiting),
 		st("codex", "sl-1", event.StatusWaiting), // another agent's session with the same id
@@ -251,6 +251,7 @@ func TestParseStatusline(t *testing.T) {
 		{[]string{"--", "--bogus"}, statuslineOpts{}, []string{"--bogus"}, ""},
 		{[]string{"--then"}, statuslineOpts{}, nil, "--then needs a value"},
 		{[]string{"--then-timeout", "soon"}, statuslineOpts{}, nil, "--then-timeout: "},
+		{[]string{"--then-timeout", "-1s"}, statuslineOpts{}, nil, "--then-timeout -1s: a duration cannot be negative"},
 		{[]string{"--bogus"}, statuslineOpts{}, nil, "unknown option --bogus"},
 		{[]string{"--then", "x", "--man"}, statuslineOpts{}, nil, "help"},
 		{[]string{"-h"}, statuslineOpts{}, nil, "help"},
@@ -316,7 +317,7 @@ func BenchmarkStatusline(b *testing.B) {
 	dir := b.TempDir()
 	env := map[string]string{"AG_DIR": dir}
 	now := time.Now()
-	state.Write(filepath.Join(dir, "state.json"), now, nil)
+	state.Write(filepath.Join(dir, "state.json"), now, state.Self(0), nil)
 	var out bytes.Buffer
 	for i := 0; b.Loop(); i++ {
 		out.Reset()

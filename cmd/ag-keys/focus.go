@@ -13,9 +13,9 @@ import (
 
 // focusOptions are the focus command's options; options embeds them.
 type focusOptions struct {
-	NextWaiting bool   `long:"next-waiting" description:"focus: the next pane after --pane (cycling, in tmux's order) whose session waits for you"`
-	Choose      bool   `long:"choose" description:"focus: pick the pane from a tmux menu of every agent session, most urgent first"`
-	Client      string `short:"c" long:"client" value-name:"NAME" description:"focus: the tmux client to switch to the pane's session (the tmux plugin passes #{client_name})"`
+	NextWaiting bool   `long:"next-waiting" description:"focus: the next pane that waits for you"`
+	Choose      bool   `long:"choose" description:"focus: pick the pane from a tmux menu" man:"a menu of every agent session, most urgent first; picking one focuses its pane"`
+	Client      string `short:"c" long:"client" value-name:"NAME" description:"focus: switch this tmux client to the pane" man:"the tmux plugin passes #{client_name}"`
 }
 
 // focusPanes is list-panes' format for focus: pane, its tty (a pane id

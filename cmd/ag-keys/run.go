@@ -21,91 +21,26 @@ import (
 	"github.com/agwatch/ag/providers/provider"
 )
 
-const long = `ag-keys answers an agent by typing into its tmux pane, and builds the
-command lines that resume, spawn and fork agents.
-
-Actions (one word, then --pane):
-  approve        permission wait: allow once; on a plan wait, the plan approve
-  deny           permission wait: refuse; on a plan wait, the plan deny
-  plan-approve   plan wait only (Claude: "2", never "1", which is auto mode)
-  plan-deny      plan wait only
-  reply TEXT     permission/plan wait: the agent's prelude (Claude: Escape,
-                 so a deny with feedback) then TEXT; question: as answer;
-                 done/idle/failed: TEXT at the composer, no prelude
-  answer TEXT    question wait: prelude (Claude: Escape), settle, TEXT
-
-An action is refused (exit 1) when --token no longer matches the session's
-state, the agent is not waiting for that kind of answer, the pane's
-foreground process is a shell (or an editor or pager), or the text is unsafe
-for the agent. On a wait the pane is read at press time with the agent's
-screen rules: a permission state whose pane shows a plan approval is
-answered as a plan, one showing a question picker takes only an answer or
-reply, and a pane showing the idle composer or a working spinner refuses. Text is
-made one line, control characters stripped, capped at 2000 characters; a
-leading / or ! gets one space in front for Claude (its composer would read
-a command or shell mode). Enter follows the text by 150 ms.
-
-With no word, ag-keys reads action events (from ag-notify) on stdin and
-performs each; each must quote the state's token. Every action writes one
-"keys" event: status sent, refused or error, the reason, and in text what
-was typed.
-
-Hosts: ag-keys acts only on actions that name its host ($AG_HOST, else the
-system's host name) or none; another host's are skipped without a word
-(over a broker every host hears every action). The same action (its id;
-under --verify its signature) is performed once, across restarts too
-(keys-done beside the state file): MQTT QoS 1 may deliver it twice.
-
-Signed actions, for actions that crossed a network:
-  keygen FILE     write a new random key to FILE (0600, never over a file)
-  sign FILE       sign the action events on stdin (--host for those that
-                  name none), pass other lines through
-  --verify FILE   obey only actions signed with that key, for this host, at
-                  most --window old (or ahead), not performed before; refuse
-                  the rest with a keys event saying why (exit 1 on argv,
-                  which carries no signature). A key file that group or
-                  others may read is refused.
-
-Commands:
-  focus           select --pane's window and pane (with --client, switch that
-                  client to it); with --next-waiting, the next pane after
-                  --pane whose session waits, cycling; exit 1 when none waits;
-                  with --choose, a tmux menu of every agent session, most
-                  urgent first: picking one focuses its pane
-  resume          type the agent's resume command into --pane, which must be
-                  at a POSIX shell (the session comes from the state file, or
-                  --agent/--session)
-  resume-command  print the resume command for --agent and --session
-  spawn           print the command that starts --agent with --prompt already
-                  submitted (or, with --fork SESSION, a fork of that session's
-                  history); with --pane, type it into that shell pane
-
-Command lines start with "command " (no alias or function of the same name
-runs), quote the prompt, id and path in POSIX single quotes, and take
---model only if it matches [A-Za-z0-9._:/-]+ without a leading -.
-
-Exit status: 0 sent (or printed), 1 refused, 2 error.`
-
 type options struct {
-	cli.Common
-	cli.Filter
-	cli.Tmux
 	Pane       string        `short:"t" long:"pane" value-name:"%ID" description:"the tmux pane of the session"`
-	Token      string        `long:"token" value-name:"T" description:"the state token the action was offered under; refuse if the session moved on"`
-	Agent      string        `long:"agent" value-name:"ID" description:"agent id for resume-command and spawn (default claude)"`
-	Session    string        `long:"session" value-name:"ID" description:"session id for resume and resume-command"`
-	Prompt     string        `long:"prompt" value-name:"TEXT" unquote:"false" description:"spawn: the initial prompt"`
-	Model      string        `long:"model" value-name:"NAME" description:"resume/spawn: run on this model"`
-	Fork       string        `long:"fork" value-name:"SESSION" description:"spawn: fork this session (its transcript comes from the state file)"`
-	Transcript string        `long:"transcript" value-name:"PATH" description:"spawn --fork: the transcript to fork from, instead of the state file's"`
-	Bin        string        `long:"bin" value-name:"PATH" description:"the agent's launcher (default: the provider's, e.g. claude)"`
-	StateFile  string        `long:"state" value-name:"FILE" description:"ag-fold's state file (default $AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json)"`
-	Pass       bool          `long:"pass" description:"filter: also pass every input event through"`
-	Verify     string        `long:"verify" value-name:"FILE" description:"obey only actions signed with the key in FILE (ag-keys keygen), for this host, at most --window old, never twice; refuse anything else"`
-	Window     time.Duration `long:"window" value-name:"DURATION" default:"60s" description:"with --verify: how old (or how far ahead, for clocks apart) a signed action may be"`
-	Host       string        `long:"host" value-name:"NAME" description:"sign: the host for actions that name none"`
-	DryRun     bool          `short:"n" long:"dry-run" description:"decide and report, but type nothing"`
+	Token      string        `long:"token" value-name:"T" description:"the state's token: refuse if the session moved on"`
+	DryRun     bool          `short:"n" long:"dry-run" description:"decide and report, type nothing"`
+	Pass       bool          `long:"pass" description:"reading actions: pass every event read on too"`
+	Agent      string        `long:"agent" value-name:"ID" description:"resume-command, spawn: the agent (claude)"`
+	Session    string        `long:"session" value-name:"ID" description:"resume, resume-command: the session"`
+	Prompt     string        `long:"prompt" value-name:"TEXT" unquote:"false" description:"spawn: the first prompt"`
+	Model      string        `long:"model" value-name:"NAME" description:"resume, spawn: run on this model"`
+	Fork       string        `long:"fork" value-name:"SESSION" description:"spawn: fork this session's history"`
+	Transcript string        `long:"transcript" value-name:"PATH" more:"true" description:"spawn --fork: the transcript, not the state file's"`
+	Bin        string        `long:"bin" value-name:"PATH" more:"true" description:"the agent's launcher (default: its usual name)"`
+	StateFile  string        `long:"state" value-name:"FILE" description:"ag-fold's state file (default $AG_DIR/state.json)"`
+	Verify     string        `long:"verify" value-name:"FILE" description:"obey only actions signed with this key" man:"the key from ag-keys keygen: for this host, at most --window old, never twice; anything else is refused"`
+	Window     time.Duration `long:"window" value-name:"DUR" default:"60s" more:"true" description:"with --verify: how old (or ahead) an action may be"`
+	Host       string        `long:"host" value-name:"NAME" more:"true" description:"sign: the host of actions that name none"`
 	focusOptions
+	cli.Tmux
+	cli.QuietFilter
+	cli.Common
 }
 
 // cmd is one run of ag-keys.
@@ -138,11 +73,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func newCmd(stdout, stderr io.Writer) *cmd {
 	return &cmd{
-		prog: cli.Program{
-			Name: "ag-keys", Usage: "[OPTIONS] [approve|deny|reply TEXT|answer TEXT|plan-approve|plan-deny|resume|resume-command|spawn|focus]",
-			Short: "answer an agent by typing into its pane; resume, spawn and fork command lines",
-			Long:  long, Stdout: stdout, Stderr: stderr,
-		},
+		prog: func() cli.Program {
+			p := program()
+			p.Stdout, p.Stderr = stdout, stderr
+			return p
+		}(),
 		env:   paths.OS(),
 		now:   time.Now,
 		sleep: sleepCtx,
@@ -152,11 +87,19 @@ func newCmd(stdout, stderr io.Writer) *cmd {
 }
 
 func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
+	code := c.dispatch(ctx, args, stdin)
+	if c.filter != nil && c.filter.Failed() > 0 && code < cli.ExitError {
+		return cli.ExitError // an expression failed on an event (reported)
+	}
+	return code
+}
+
+func (c *cmd) dispatch(ctx context.Context, args []string, stdin io.Reader) int {
 	rest, done, code := c.prog.Parse(&c.opts, args)
 	if done {
 		return code
 	}
-	f, err := evfilter.New(c.opts.Filter)
+	f, err := evfilter.New(ctx, c.opts.QuietFilter.Filter())
 	if err != nil {
 		c.prog.Errorf("%v", err)
 		return cli.ExitError
@@ -183,12 +126,22 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 			return cli.ExitError
 		}
 	}
+	word := ""
+	if len(rest) > 0 {
+		word = rest[0]
+	}
+	if m := c.meaningless(word); m != "" {
+		return c.usage("%s means nothing %s", m, map[bool]string{true: "when reading actions from stdin", false: "with " + word}[word == ""])
+	}
+	if o := c.opts.Agent; o != "" && providers.ByID(o) == nil {
+		return c.usage("--agent: unknown agent %q", o)
+	}
 	if len(rest) == 0 {
 		c.performed = openDone(filepath.Join(filepath.Dir(c.opts.StateFile), "keys-done"))
 		return c.filterMode(ctx, stdin)
 	}
 	c.performed = openDone("")
-	word, rest := rest[0], rest[1:]
+	word, rest = rest[0], rest[1:]
 	switch word {
 	case "focus":
 		if len(rest) > 0 {
@@ -226,6 +179,32 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 	return r.code
 }
 
+// meaningless names an option given that word (an action, a command, ""
+// for reading actions from stdin) does not use.
+func (c *cmd) meaningless(word string) string {
+	o := &c.opts
+	launch := []string{"agent", "session", "prompt", "model", "fork", "transcript", "bin"}
+	focus := []string{"next-waiting", "choose", "client"}
+	var not []string
+	switch word {
+	case "focus":
+		not = append(append(not, launch...), "token", "pass")
+	case "resume":
+		not = append(append(not, focus...), "token", "pass", "prompt", "fork", "transcript")
+	case "resume-command":
+		not = append(append(not, focus...), "token", "pass", "prompt", "fork", "transcript", "socket", "socket-name", "dry-run")
+	case "spawn":
+		not = append(append(not, focus...), "token", "pass", "session")
+	case "":
+		not = append(append(not, launch...), focus...)
+		not = append(not, "token", "pane")
+	default: // an action
+		not = append(append(not, launch...), focus...)
+		not = append(not, "pass")
+	}
+	return o.Meaningless(not...)
+}
+
 func (c *cmd) usage(format string, a ...any) int {
 	c.prog.Errorf(format+" (see %s --help)", append(a, c.prog.Name)...)
 	return cli.ExitError
@@ -240,6 +219,7 @@ type inputLine struct {
 
 // filterMode performs every action event on stdin.
 func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
+	c.prog.Expecting(stdin, "pipe ag-notify's button presses in, or give an action: ag-keys approve --pane %3")
 	in := c.prog.NewReader(stdin, "<stdin>")
 	// Read in the background, so a signal ends the filter while it waits
 	// for input: ag-pipeline stops its stages with SIGTERM, and a read
@@ -275,8 +255,9 @@ func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 			c.prog.Errorf("<stdin>: %v", err)
 			return cli.ExitError
 		}
+		at := cli.Place{Name: "<stdin>", Line: l.line}
 		if c.opts.Pass {
-			if err := c.emit(e); err != nil {
+			if err := c.emitAt(e, at); err != nil {
 				return c.writeErr(err)
 			}
 		}
@@ -288,7 +269,7 @@ func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 			code = cli.ExitError
 			c.prog.Errorf("<stdin>:%d: %s", l.line, r.ev.Reason)
 		}
-		if err := c.emit(&r.ev); err != nil {
+		if err := c.emitAt(&r.ev, at); err != nil {
 			return c.writeErr(err)
 		}
 	}
@@ -298,7 +279,21 @@ func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 	return code
 }
 
-func (c *cmd) emit(e *event.Event) error { return c.filter.Write(c.out, e) }
+// emit writes one event through --where/--jq.
+func (c *cmd) emit(e *event.Event) error {
+	return c.emitAt(e, cli.Place{What: "the keys event"})
+}
+
+// emitAt is emit for an event that came from at: an expression that fails
+// on it is reported there, and the run goes on.
+func (c *cmd) emitAt(e *event.Event, at cli.Place) error {
+	err := c.filter.Write(c.out, e)
+	if evfilter.IsExprError(err) {
+		c.prog.Errorf("%s: %v", at, err)
+		return nil
+	}
+	return err
+}
 
 func (c *cmd) writeErr(err error) int {
 	if errors.Is(err, cli.ErrClosed) {

@@ -262,7 +262,7 @@ func gapBefore(t *testing.T, cs []chunk, s string) time.Duration {
 func writeState(t *testing.T, dir string, states ...event.Event) string {
 	t.Helper()
 	path := filepath.Join(dir, "state.json")
-	if err := state.Write(path, time.Now(), states); err != nil {
+	if err := state.Write(path, time.Now(), state.Self(0), states); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -65,7 +65,7 @@ func (b *dbusBackend) busAddress() (string, error) {
 	if a := b.env("DBUS_SESSION_BUS_ADDRESS"); a != "" && a != "autolaunch:" {
 		return a, nil
 	}
-	if d := b.env("XDG_RUNTIME_DIR"); d != "" {
+	if d := b.env("XDG_RUNTIME_DIR"); filepath.IsAbs(d) { // relative: invalid (XDG spec)
 		p := filepath.Join(d, "bus")
 		if fi, err := os.Stat(p); err == nil && fi.Mode()&os.ModeSocket != 0 {
 			return "unix:path=" + p, nil

@@ -106,6 +106,7 @@ func (c *cmd) backends(ctx context.Context) ([]backend, error) {
 				return nil, err
 			}
 			c.prog.Errorf("%s: %v", name, err)
+			c.failing[name] = soft.err.Error()
 		}
 		if b != nil {
 			out = append(out, b)

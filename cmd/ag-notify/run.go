@@ -19,69 +19,28 @@ import (
 	"github.com/agwatch/ag/providers/provider"
 )
 
-const long = `ag-notify reads events (normally ag-fold's state events) on stdin and writes
-every line through to stdout unchanged. It notifies when a session starts
-waiting for the user (at once), and when a turn ends done or failed after
-working (after --debounce, so a turn that goes straight on is not reported).
-A state whose time is older than --max-age on arrival is history (a replay)
-and never notifies. One notification per session: a new one replaces the
-old, and it is retracted when the wait resolves, the session moves on, or the
-user looks at the pane. Each session and kind then stays quiet for
---cooldown, unless the user has looked at the session since. Nothing is
-shown while the user is looking at the pane (tmux pane and window active in
-an attached session; on macOS the terminal app frontmost too).
-
-Backends (--backend, repeatable; --exec and --ntfy add theirs): auto picks
-the first that works here (dbus, osc, tmux; on macOS terminal-notifier, then
-osascript). dbus: org.freedesktop.Notifications on the session bus, with
-Approve / Deny / Reply buttons where the agent supports them. tmux:
-display-message on the clients attached to the pane's session (with
---tmux-popup, a popup to approve, deny or reply). osc: OSC 9, 777 or 99 to
-the terminal of those clients (or --osc-tty), wrapped for tmux passthrough
-where needed. exec: run --exec CMD (sh -c) per delivery and retraction, the
-notification as one JSON line on stdin and AG_* variables set; the agent's
-text is never put in the command line. ntfy: HTTP POST to an ntfy topic URL.
-
-A button press is written to stdout as an "action" event quoting the
-state's token; pipe into ag-keys to carry it out (ag-keys refuses it if the
-session moved on). Deliveries and retractions are written as "notify"
-events. A failing backend logs one line on stderr; the others and the
-stream go on.
-
-Replays and duplicates change nothing: a state older (its t, then gen)
-than the last one taken in for its session, or the same gen and token
-again, is passed through and otherwise ignored.
-
-Hosts: sessions are keyed by host too, and the action a button makes names
-the session's host, so "ag-keys" on each host types only what is meant for
-it. Once a state of another host than this one ($AG_HOST, else the system's
-host name) is seen, titles name the host ("Claude Code@devbox · shop").
-When the link to a host is down (a stale state, a host.down event, or the
-end of input for the hosts it carried) its shown notifications are
-replaced by one saying so, without buttons, and stderr says so once; the
-host confirming the same state gives them back. --sign FILE signs the
-actions this ag-notify's own buttons make (never an action passing
-through), for ag-keys --verify on the far side of a broker.`
-
 type options struct {
-	cli.Common
-	cli.Filter
-	cli.Tmux
-	Backend    []string      `short:"b" long:"backend" value-name:"NAME" description:"where to notify, repeatable: auto (default), dbus, tmux, osc, exec, ntfy, osascript, terminal-notifier"`
-	Exec       string        `long:"exec" value-name:"CMD" unquote:"false" env:"AG_NOTIFY_EXEC" description:"run CMD with sh -c per notification: JSON on stdin, AG_OP AG_KIND AG_AGENT AG_SESSION AG_PANE AG_TOKEN AG_TITLE AG_SUBTITLE AG_BODY set"`
-	Ntfy       string        `long:"ntfy" value-name:"URL" env:"AG_NTFY_URL" description:"POST to this ntfy topic URL (https://ntfy.sh/TOPIC)"`
-	NtfyToken  string        `long:"ntfy-token" value-name:"TOKEN" env:"AG_NTFY_TOKEN" description:"ntfy access token (Authorization: Bearer)"`
-	NtfyClick  string        `long:"ntfy-click" value-name:"URL" description:"URL the phone opens when the ntfy notification is tapped"`
-	OSC        string        `long:"osc" value-name:"KIND" choice:"auto" choice:"9" choice:"777" choice:"99" default:"auto" description:"OSC notification sequence: 9 (iTerm2, WezTerm, Ghostty), 777 (urxvt, foot), 99 (kitty), auto by terminal name"`
-	OSCTTY     string        `long:"osc-tty" value-name:"PATH" description:"write OSC notifications to PATH (e.g. /dev/tty) instead of the pane's tmux clients"`
-	Debounce   time.Duration `long:"debounce" value-name:"DUR" default:"1s" description:"how long done/failed must hold before notifying"`
-	Cooldown   time.Duration `long:"cooldown" value-name:"DUR" default:"60s" description:"quiet time per session and kind after a notification"`
-	MaxAge     time.Duration `long:"max-age" value-name:"DUR" default:"10s" description:"states older than this on arrival are history: never notified"`
-	FocusCheck time.Duration `long:"focus-check" value-name:"DUR" default:"3s" description:"while notifications are shown, how often to ask tmux whether you are looking at their panes (to take them back)"`
+	Backend    []string      `short:"b" long:"backend" value-name:"NAME" description:"where: auto, dbus, tmux, osc, exec, ntfy (repeatable)" man:"also osascript and terminal-notifier on macOS; auto (the default) takes the first that works (see BACKENDS)"`
+	Exec       string        `long:"exec" value-name:"CMD" unquote:"false" env:"AG_NOTIFY_EXEC" description:"run sh -c CMD per notification (JSON on stdin)"`
+	Ntfy       string        `long:"ntfy" value-name:"URL" env:"AG_NTFY_URL" description:"POST to this ntfy topic URL"`
+	NtfyToken  string        `long:"ntfy-token" value-name:"TOKEN" env:"AG_NTFY_TOKEN" description:"the ntfy access token (Bearer)"`
+	NtfyClick  string        `long:"ntfy-click" value-name:"URL" description:"the URL a tap on the ntfy notification opens"`
+	OSC        string        `long:"osc" value-name:"KIND" choice:"auto" choice:"9" choice:"777" choice:"99" default:"auto" description:"OSC sequence: 9, 777, 99, by terminal" man:"9 for iTerm2, WezTerm and Ghostty, 777 for urxvt and foot, 99 for kitty; auto by the terminal's name"`
+	OSCTTY     string        `long:"osc-tty" value-name:"PATH" description:"write OSC to PATH, not to the pane's clients"`
+	TmuxPopup  bool          `long:"tmux-popup" description:"tmux: a popup to approve, deny or reply"`
+	Debounce   time.Duration `long:"debounce" value-name:"DUR" default:"1s" description:"done/failed must hold this long"`
+	Cooldown   time.Duration `long:"cooldown" value-name:"DUR" default:"60s" description:"quiet per session and kind after one"`
+	MaxAge     time.Duration `long:"max-age" value-name:"DUR" default:"10s" description:"older states are history: never notified"`
+	FocusCheck time.Duration `long:"focus-check" value-name:"DUR" default:"3s" description:"how often to see whether you look" man:"while notifications are shown: tmux is asked whether you look at their panes, to take them back"`
 	Timeout    time.Duration `long:"timeout" value-name:"DUR" default:"3s" description:"longest one delivery may take"`
-	NoQuiet    bool          `long:"no-quiet" description:"notify even while the user is looking at the pane"`
-	TmuxPopup  bool          `long:"tmux-popup" description:"tmux backend: a wait with buttons opens a display-popup to approve, deny or reply"`
-	Sign       string        `long:"sign" value-name:"FILE" description:"sign the actions this program's buttons make with the key in FILE (ag-keys keygen), for ag-keys --verify"`
+	NoQuiet    bool          `long:"no-quiet" description:"notify even while you look at the pane"`
+	Sign       string        `long:"sign" value-name:"FILE" description:"sign button presses with this key" man:"the key from ag-keys keygen; ag-keys --verify checks them on the far side of a broker"`
+	cli.Tmux
+	// --where is what may notify, not what passes (every event does).
+	Where string `long:"where" value-name:"EXPR" unquote:"false" description:"notify only about states for which jq EXPR is true" man:"every event still passes through, as read (see JQ)"`
+	JQ    string `long:"jq" value-name:"EXPR" unquote:"false" description:"write what jq EXPR makes of each event"`
+	Raw   bool   `short:"r" long:"raw" description:"with --jq: a string result as plain text (jq -r)"`
+	cli.Common
 
 	// Popup mode: ag-notify as the command inside its own tmux popup.
 	Popup      string `long:"popup" hidden:"true"`
@@ -97,7 +56,9 @@ type cmd struct {
 	now    func() time.Time
 	self   string // the ag-notify binary a tmux popup runs; "" = this one
 	out    *cli.Writer
-	filter *evfilter.Filter
+	filter *evfilter.Filter // --jq: what is written
+	where  *evfilter.Filter // --where: what is notified
+	at     cli.Place        // where the event being observed came from
 	tmux   *tmux.Client
 	agents notify.Agents
 	policy *notify.Policy
@@ -107,6 +68,7 @@ type cmd struct {
 	down   map[string]bool // hosts said to be out of reach
 
 	workers []*worker
+	failing map[string]string // backend → the failure last said, so it is said once
 	results chan result
 	presses chan press
 	wg      sync.WaitGroup
@@ -119,11 +81,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func newCmd(stdout, stderr io.Writer, env func(string) string) *cmd {
 	return &cmd{
-		prog: cli.Program{
-			Name: "ag-notify", Usage: "[OPTIONS]",
-			Short: "notify when an agent needs you; pass events through",
-			Long:  long, Stdout: stdout, Stderr: &lockedWriter{w: stderr},
-		},
+		prog: func() cli.Program {
+			p := program()
+			p.Stdout, p.Stderr = stdout, &lockedWriter{w: stderr}
+			return p
+		}(),
 		env: env,
 		now: time.Now,
 		out: cli.NewWriter(stdout),
@@ -142,6 +104,7 @@ func newCmd(stdout, stderr io.Writer, env func(string) string) *cmd {
 			},
 		},
 		results: make(chan result, 64),
+		failing: map[string]string{},
 		presses: make(chan press, 16),
 	}
 }
@@ -155,6 +118,10 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 		c.prog.Errorf("unexpected argument %q (see ag-notify --help)", rest[0])
 		return cli.ExitError
 	}
+	if msg := c.refuse(); msg != "" {
+		c.prog.Errorf("%s (see ag-notify --help)", msg)
+		return cli.ExitError
+	}
 	if c.opts.Popup != "" {
 		if err := popupMode(ctx, c.opts.Popup, c.opts.PopupID, c.opts.PopupReply, stdin, c.prog.Stdout); err != nil {
 			c.prog.Errorf("popup: %v", err)
@@ -162,12 +129,17 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 		}
 		return cli.ExitOK
 	}
-	f, err := evfilter.New(c.opts.Filter)
-	if err != nil {
+	// --where chooses what to notify about; every event still passes
+	// through (the stages after, ag-keys, need theirs), through --jq.
+	var err error
+	if c.where, err = evfilter.New(ctx, cli.Filter{Where: c.opts.Where}); err != nil {
 		c.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
-	c.filter = f
+	if c.filter, err = evfilter.New(ctx, cli.Filter{JQ: c.opts.JQ, Raw: c.opts.Raw}); err != nil {
+		c.prog.Errorf("%v", err)
+		return cli.ExitError
+	}
 	if c.opts.Sign != "" {
 		if c.key, err = sign.Load(c.opts.Sign); err != nil {
 			c.prog.Errorf("--sign: %v", err)
@@ -179,6 +151,9 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 	c.look = newLooker(c.tmux, c.now)
 	c.host, c.down = hostname.Of(c.env), map[string]bool{}
 	cfg := notify.Config{Debounce: c.opts.Debounce, Cooldown: c.opts.Cooldown, MaxAge: c.opts.MaxAge, Agents: c.agents, Self: c.host}
+	if c.opts.Where != "" {
+		cfg.Wanted = c.wanted
+	}
 	if !c.opts.NoQuiet {
 		cfg.Looking = c.look.Looking
 	}
@@ -202,17 +177,41 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 	return code
 }
 
+// refuse names an option given that means nothing with the others.
+func (c *cmd) refuse() string {
+	o := &c.opts
+	backends := map[string]bool{}
+	for _, b := range o.Backend {
+		backends[b] = true
+	}
+	auto := len(o.Backend) == 0 || backends["auto"]
+	switch {
+	case o.Ntfy == "" && o.Meaningless("ntfy-token", "ntfy-click") != "":
+		return o.Meaningless("ntfy-token", "ntfy-click") + " goes with --ntfy URL"
+	case o.Given("timeout") && o.Timeout == 0:
+		return "--timeout 0 would give every delivery no time at all"
+	case !auto && !backends["osc"] && o.Meaningless("osc", "osc-tty") != "":
+		return o.Meaningless("osc", "osc-tty") + " goes with --backend osc (or auto)"
+	case !auto && !backends["tmux"] && o.Given("tmux-popup"):
+		return "--tmux-popup goes with --backend tmux (or auto)"
+	}
+	return ""
+}
+
 // input is one event read from stdin, with its line.
 type input struct {
 	line []byte
+	at   cli.Place
 	e    event.Event
 }
 
-func (c *cmd) read(r *cli.Reader, lines chan<- input) {
+func (c *cmd) read(r *cli.Reader, lines chan<- input, bad *int) {
 	defer close(lines)
 	for {
 		var in input
 		line, err := r.Next(&in.e)
+		in.at = cli.Place{Name: "<stdin>", Line: r.Line()}
+		*bad = r.Bad // read by loop only once lines is closed
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				c.prog.Errorf("<stdin>: %v", err)
@@ -229,8 +228,10 @@ func (c *cmd) read(r *cli.Reader, lines chan<- input) {
 // debounce deadlines, focus sweeps, backend results and button presses all
 // come here, so events leave in the order they happened.
 func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
+	c.prog.Expecting(stdin, "pipe ag-fold's states in, as in ag-tail --follow | ag-fold | ag-notify")
 	lines := make(chan input, 256)
-	go c.read(c.prog.NewReader(stdin, "<stdin>"), lines)
+	bad := 0
+	go c.read(c.prog.NewReader(stdin, "<stdin>"), lines, &bad)
 
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -288,6 +289,9 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 					c.lost(h, "the input ended")
 					c.act(c.policy.Unreachable(h))
 				}
+				if bad > 0 {
+					code = cli.ExitError // lines that were not events (reported)
+				}
 				continue
 			}
 			if err := c.pass(&in); err != nil {
@@ -299,6 +303,7 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 				c.prog.Errorf("%v", err)
 				code = cli.ExitError
 			}
+			c.at = in.at
 			c.hostNews(&in.e)
 			c.act(c.policy.Observe(c.now(), &in.e))
 			rearm()
@@ -318,6 +323,9 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 			c.emit(c.action(p))
 		case <-allDone:
 			c.finish(allDone)
+			if c.filter.Failed() > 0 || c.where.Failed() > 0 {
+				code = cli.ExitError // an expression failed on an event (reported)
+			}
 			return code
 		}
 	}
@@ -344,11 +352,27 @@ func (c *cmd) finish(allDone <-chan struct{}) {
 	}
 }
 
+// wanted is --where for the policy: may this state notify? An expression
+// failing on it is reported where it came from, and it does not.
+func (c *cmd) wanted(e *event.Event) bool {
+	ok, err := c.where.Match(e)
+	if err != nil {
+		c.prog.Errorf("%s: %v", c.at, err)
+	}
+	return ok
+}
+
+// pass writes an input event on, as read (or through --jq).
 func (c *cmd) pass(in *input) error {
 	if !c.filter.Active() {
 		return c.out.Raw(in.line)
 	}
-	return c.filter.Write(c.out, &in.e)
+	err := c.filter.Write(c.out, &in.e)
+	if evfilter.IsExprError(err) {
+		c.prog.Errorf("%s: %v", in.at, err)
+		return nil
+	}
+	return err
 }
 
 // act hands decisions to every backend's queue. A full queue (a backend
@@ -371,17 +395,28 @@ func (c *cmd) act(ds []notify.Decision) {
 
 func (c *cmd) report(r result) {
 	if r.err != nil {
-		c.prog.Errorf("%s: %s: %v", r.backend, r.op, r.err)
+		// One line per failure, not per delivery: a backend down (no
+		// session bus) says so once, until it works again or fails
+		// another way.
+		if msg := r.err.Error(); c.failing[r.backend] != msg {
+			c.failing[r.backend] = msg
+			c.prog.Errorf("%s: %s: %v", r.backend, r.op, r.err)
+		}
 		return
 	}
 	if r.ref == "" {
 		return // nothing was there to retract
 	}
+	delete(c.failing, r.backend) // it works again
 	c.emit(notifyEvent(c.now(), r))
 }
 
 func (c *cmd) emit(e event.Event) {
-	if err := c.filter.Write(c.out, &e); err != nil && !errors.Is(err, cli.ErrClosed) {
+	err := c.filter.Write(c.out, &e)
+	switch {
+	case evfilter.IsExprError(err):
+		c.prog.Errorf("the %s event: %v", e.Kind, err)
+	case err != nil && !errors.Is(err, cli.ErrClosed):
 		c.prog.Errorf("%v", err)
 	}
 }

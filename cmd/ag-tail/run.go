@@ -19,39 +19,13 @@ import (
 	"github.com/agwatch/ag/providers/provider"
 )
 
-const long = `ag-tail reads the spool that ag-hook appends to (spool.ndjson.1, then
-spool.ndjson, in the state dir) and the transcripts of every agent that
-writes them (Claude Code: ~/.claude/projects/*/*.jsonl, the same under
-$CLAUDE_CONFIG_DIR and ~/.config/claude, and sub-agent files
-<session>/subagents/agent-*.jsonl; Codex: rollouts under
-$CODEX_HOME/sessions, else ~/.codex/sessions; Gemini CLI: chats under
-~/.gemini/tmp/*/chats/ ($GEMINI_CLI_HOME/.gemini if set), .jsonl and the
-older whole-file .json; Antigravity: ~/.gemini/antigravity-cli/brain/
-*/.system_generated/logs/transcript*.jsonl), and writes ag events on
-stdout.
-
-Spool events pass through as they are. Transcript lines become turn.start
-(real prompts only), tool.start, tool.end, turn.end, turn.fail (a request
-that failed for good), interrupt and meter events (src "log"; a meter with
-a context size and nothing counted declares the window after /model). A response written as several lines counts once, also
-when the same response appears in two files (the first file in path order
-keeps it, as ccusage counts it).
-
-Order: the spool first, then one file (or agent database) after another
-in path order, each file's events in file order. In --follow mode everything that exists is
-replayed first (bounded by --since), then events come as lines are written.
-
-A line is read only once its newline is written. Lines that cannot carry
-an event are skipped unread; a line that should and is not valid JSON is
-reported as "ag-tail: FILE:LINE: why" and skipped.`
-
 type options struct {
-	cli.Common
+	Once   bool   `long:"once" description:"read what is there, then exit (the default)"`
+	Follow bool   `long:"follow" short:"f" description:"read what is there, then follow as agents write"`
+	Since  string `long:"since" value-name:"DURATION" description:"only events newer: 90s, 15m, 24h, 7d" man:"with --follow, files not written since are followed from their end"`
+	Agent  string `long:"agent" value-name:"NAME" description:"only this agent's (claude, codex, …)"`
 	cli.Filter
-	Once   bool   `long:"once" description:"read what exists, then exit (the default)"`
-	Follow bool   `long:"follow" short:"f" description:"replay what exists, then keep reading as agents write"`
-	Since  string `long:"since" value-name:"DURATION" description:"only events newer than DURATION ago (90s, 15m, 24h, 7d); files not written since are not replayed"`
-	Agent  string `long:"agent" value-name:"NAME" description:"only this agent's transcripts and spool events (claude, codex, ...)"`
+	cli.Common
 }
 
 // tail is one run of ag-tail.
@@ -74,6 +48,10 @@ type tail struct {
 	meters    map[uint64]struct{}
 	newMeters []uint64
 	err       error // first write error; ends the run
+
+	ctx      context.Context // the run's: a signal stops a --where/--jq midway
+	reported int             // problems said on stderr: --once then exits 2
+	failed   atomic.Int64    // events a --where/--jq failed on (the sinks')
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -82,9 +60,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func newTail(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *tail {
 	t := &tail{
-		prog: cli.Program{Name: "ag-tail", Usage: "[--once | --follow] [OPTIONS]",
-			Short: "read the spool and agents' transcripts as ag events", Long: long,
-			Stdout: stdout, Stderr: stderr},
+		prog: func() cli.Program {
+			p := program()
+			p.Stdout, p.Stderr = stdout, stderr
+			return p
+		}(),
 		env: env, now: now, provs: providers.All(), storeEvery: storePoll, meters: map[uint64]struct{}{},
 	}
 	t.buf = &lineBuffer{w: stdout}
@@ -116,7 +96,8 @@ func (t *tail) main(ctx context.Context, args []string) int {
 		t.prog.Errorf("--agent: unknown agent %q", t.opts.Agent)
 		return cli.ExitError
 	}
-	if _, err := evfilter.New(t.opts.Filter); err != nil {
+	t.ctx = ctx
+	if _, err := evfilter.New(ctx, t.opts.Filter); err != nil {
 		t.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
@@ -131,6 +112,9 @@ func (t *tail) main(ctx context.Context, args []string) int {
 	}
 	switch {
 	case err == nil:
+		if t.reported > 0 || t.failed.Load() > 0 {
+			return cli.ExitError // lines that are not events, files not read, a failed expression: all said
+		}
 	case cli.IsClosedPipe(err):
 		return cli.ExitOK
 	case errors.Is(err, context.Canceled):

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agwatch/ag/cmd/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,7 +115,8 @@ func TestWholeFileOnce(t *testing.T) {
 	if err := os.Truncate(big, provider.MaxWholeFile+1); err != nil {
 		t.Fatal(err)
 	}
-	if code := f.tail(c).main(t.Context(), []string{"--once"}); code != 0 {
+	// Two files reported (and skipped): exit 2, the rest read.
+	if code := f.tail(c).main(t.Context(), []string{"--once"}); code != cli.ExitError {
 		t.Fatalf("exit %d: %s", code, f.stderr.String())
 	}
 	if got := strings.Join(f.texts(), " "); got != "a:a one a:a two b:b one" {
@@ -332,7 +334,7 @@ func TestNotRegular(t *testing.T) {
 	go func() { done <- f.run("--once") }()
 	select {
 	case code := <-done:
-		if code != 0 {
+		if code != cli.ExitError { // the FIFO is reported: exit 2
 			t.Errorf("exit %d", code)
 		}
 	case <-time.After(10 * time.Second):

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
@@ -48,11 +49,16 @@ type sink struct {
 	w       *cli.Writer // encodes into o.buf
 	o       *out
 	send    func(*out)
-	scratch []byte // read buffer of the sources this sink reads
+	scratch []byte    // read buffer of the sources this sink reads
+	at      cli.Place // the line being read, for an expression's error
 }
 
 func (t *tail) newSink(send func(*out)) (*sink, error) {
-	f, err := evfilter.New(t.opts.Filter)
+	ctx := t.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f, err := evfilter.New(ctx, t.opts.Filter)
 	if err != nil {
 		return nil, err
 	}
@@ -80,8 +86,12 @@ func (k *sink) emit(e *event.Event) {
 	o := k.o
 	start := len(o.buf)
 	if err := k.filter.Write(k.w, e); err != nil {
-		// A jq expression failing on one event is that event's problem.
-		k.errorf("%s: %v", e.ID, err)
+		// A jq expression failing on one event is that event's problem,
+		// said where the event was read.
+		k.errorf("%s: %v", k.at, err)
+		if evfilter.IsExprError(err) {
+			k.t.failed.Add(1)
+		}
 	}
 	if e.Kind == event.Meter && e.ID != "" {
 		o.meters = append(o.meters, meterAt{idHash(e.ID), start, len(o.buf)})
@@ -114,6 +124,7 @@ func (t *tail) commit(o *out) {
 			t.write(o.buf[pos:o.msgs[mi].at])
 			pos = o.msgs[mi].at
 			t.prog.Errorf("%s", o.msgs[mi].text)
+			t.reported++
 			mi++
 		}
 		t.write(o.buf[pos:upTo])

@@ -129,6 +129,7 @@ func (k *sink) read(s *source) error {
 		return nil
 	}
 	if s.whole != nil {
+		k.at = cli.Place{Name: s.path}
 		return k.readWhole(s, k.emit, false)
 	}
 	buf := append(k.scratch[:0], s.buf...)
@@ -201,6 +202,7 @@ func (k *sink) lines(s *source, b []byte) []byte {
 
 // handle turns one line into events.
 func (k *sink) handle(s *source, line []byte) {
+	k.at = cli.Place{Name: s.path, Line: s.line}
 	if !s.started {
 		lead := bytes.TrimLeft(line, " \t")
 		if len(lead) == 0 {

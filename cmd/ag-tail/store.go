@@ -3,6 +3,7 @@ package main
 import (
 	"time"
 
+	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -17,6 +18,7 @@ type store struct {
 
 // readStore emits what the store recorded since it was last read.
 func (k *sink) readStore(st *store) {
+	k.at = cli.Place{Name: st.path}
 	err := st.r.Read(k.emit)
 	if err == nil {
 		st.lastErr = ""

@@ -4,7 +4,7 @@
 # prompt; set -U AG_PROMPT_ALL 1 to show every agent's state ("⏳2 ✓1").
 function __ag_segment
     if set -q AG_PROMPT_ALL
-        ag-fold --snapshot --format '{{.Summary}}' 2>/dev/null
+        ag-fold --snapshot --format '{{.Summary}}' </dev/null 2>/dev/null
     else if set -q TMUX_PANE
         ag-detect --pane 2>/dev/null
     end

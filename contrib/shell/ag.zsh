@@ -5,7 +5,7 @@
 __ag_precmd() {
 	local s
 	if [[ -n $AG_PROMPT_ALL ]]; then
-		s=$(ag-fold --snapshot --format '{{.Summary}}' 2>/dev/null)
+		s=$(ag-fold --snapshot --format '{{.Summary}}' </dev/null 2>/dev/null)
 	elif [[ -n $TMUX_PANE ]]; then
 		s=$(ag-detect --pane 2>/dev/null)
 	fi

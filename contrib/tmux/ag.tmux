@@ -118,4 +118,4 @@ bind @ag_key_deny N "${bin}ag-keys deny --pane '#{pane_id}'" \
 	'ag: nothing here to deny'
 
 # Show what the pipeline knows now (a tmux started after it).
-tmux run-shell -b "${bin}ag-fold --snapshot --tmux >/dev/null 2>&1 || true"
+tmux run-shell -b "${bin}ag-fold --snapshot --tmux </dev/null >/dev/null 2>&1 || true"

@@ -211,3 +211,6 @@ func appendTime(b []byte, t time.Time) []byte {
 		byte('0'+sec/10), byte('0'+sec%10), '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 'Z')
 	return b
 }
+
+// AppendString appends s as a JSON string, escaped as events are.
+func AppendString(b []byte, s string) []byte { return appendQuoted(b, s) }

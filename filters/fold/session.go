@@ -266,7 +266,7 @@ func (s *session) view() event.Event {
 // or an earlier ag-fold's output fed back in).
 func (s *session) restore(e *event.Event) {
 	s.st = *e
-	s.st.Kind, s.st.Src, s.st.Extra = event.State, event.SrcFold, nil
+	s.st.Kind, s.st.Src, s.st.Extra, s.st.Stale = event.State, event.SrcFold, nil, ""
 	s.st.Since, s.st.Tokens, s.st.Context, s.st.CostUSD = nil, nil, nil, nil
 	s.since = e.T.Time
 	if e.Since != nil {

@@ -53,6 +53,10 @@ type Config struct {
 	// active in an attached session, terminal frontmost). Nil: never.
 	// Only this host's panes are asked about.
 	Looking func(pane string) bool
+	// Wanted says whether a state may notify at all (ag-notify --where);
+	// an unwanted one is still observed, so what it ends is taken back
+	// and a later wanted edge knows what came before. Nil: every state.
+	Wanted func(e *event.Event) bool
 	// Self is the machine ag-notify runs on: another host's sessions are
 	// named with their host, and their panes are not looked at here.
 	Self hostname.Self
@@ -194,7 +198,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 	var out []Decision
 	delivered := false
 	switch {
-	case !fresh || !moved:
+	case !fresh || !moved || p.cfg.Wanted != nil && !p.cfg.Wanted(e):
 	case e.Status == event.StatusWaiting:
 		if d, ok := p.fire(now, s, p.build(KindWaiting, e)); ok {
 			out, delivered = append(out, d), true

@@ -21,12 +21,23 @@ func home(env Env) string {
 	return h
 }
 
+// Dir is the folder named by the environment variable key, when it names
+// one: the XDG Base Directory spec says a relative path is invalid and
+// must be ignored, and ag holds AG_DIR to the same rule — a hook runs in
+// the agent's working directory, where a relative one would plant folders.
+func Dir(env Env, key string) string {
+	if d := env(key); filepath.IsAbs(d) {
+		return filepath.Clean(d)
+	}
+	return ""
+}
+
 // StateDir is $AG_DIR, else $XDG_STATE_HOME/ag, else ~/.local/state/ag.
 func StateDir(env Env) string {
-	if d := env("AG_DIR"); d != "" {
+	if d := Dir(env, "AG_DIR"); d != "" {
 		return d
 	}
-	if d := env("XDG_STATE_HOME"); d != "" {
+	if d := Dir(env, "XDG_STATE_HOME"); d != "" {
 		return filepath.Join(d, "ag")
 	}
 	return filepath.Join(home(env), ".local", "state", "ag")
@@ -41,10 +52,10 @@ func RotatedSpool(env Env) string { return Spool(env) + ".1" }
 // StateFile is $AG_DIR/state.json, else $XDG_RUNTIME_DIR/ag/state.json,
 // else state.json in the state dir.
 func StateFile(env Env) string {
-	if d := env("AG_DIR"); d != "" {
+	if d := Dir(env, "AG_DIR"); d != "" {
 		return filepath.Join(d, "state.json")
 	}
-	if d := env("XDG_RUNTIME_DIR"); d != "" {
+	if d := Dir(env, "XDG_RUNTIME_DIR"); d != "" {
 		return filepath.Join(d, "ag", "state.json")
 	}
 	return filepath.Join(StateDir(env), "state.json")

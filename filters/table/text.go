@@ -2,33 +2,14 @@ package table
 
 import (
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/width"
+	"github.com/agwatch/ag/filters/termwidth"
 )
 
-// Width is how many terminal columns s takes: East Asian wide and
-// fullwidth characters (most emoji among them: ⏳ ❓ 📋) two, combining
-// marks and other zero-width characters none, the rest one.
-func Width(s string) int {
-	n := 0
-	for _, r := range s {
-		n += runeWidth(r)
-	}
-	return n
-}
+// Width is how many terminal columns s takes (termwidth.Of).
+func Width(s string) int { return termwidth.Of(s) }
 
-func runeWidth(r rune) int {
-	switch {
-	case r == 0x200d || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || unicode.Is(unicode.Cf, r):
-		return 0
-	}
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return 2
-	}
-	return 1
-}
+func runeWidth(r rune) int { return termwidth.Rune(r) }
 
 // Cut shortens s to at most w columns, marking the cut with "…": whole
 // characters only (a wide one that would straddle the edge goes), and no

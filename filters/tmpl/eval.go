@@ -177,7 +177,10 @@ func (s *state) evalField(name string, args []parse.Node, final, receiver reflec
 	case reflect.Struct:
 		f, ok := receiver.Type().FieldByName(name)
 		if !ok {
-			break
+			f, ok = aliasField(receiver.Type(), name)
+		}
+		if !ok {
+			s.errorf("%v", fieldErrorValue(name, receiver))
 		}
 		if !f.IsExported() {
 			s.errorf("%s is an unexported field of struct type %s", name, typ)

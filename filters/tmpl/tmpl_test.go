@@ -83,7 +83,7 @@ func TestFielder(t *testing.T) {
 		t.Errorf("value Fielder: %q, %v", got, err)
 	}
 	// Unknown names fall through to fields, then fail as text/template does.
-	if _, err := run(t, New("f"), "{{.Nope}}", l); err == nil || !strings.Contains(err.Error(), "can't evaluate field Nope in type *tmpl.line") {
+	if _, err := run(t, New("f"), "{{.Nope}}", l); err == nil || !strings.Contains(err.Error(), "no field .Nope; the fields are .Model") {
 		t.Errorf("unknown field: %v", err)
 	}
 	if _, err := run(t, New("f"), "{{.Panic}}", l); err == nil || !strings.Contains(err.Error(), "field panic") {
@@ -107,7 +107,7 @@ func TestNoMethods(t *testing.T) {
 		t.Fatalf("text/template: %q, %v", b.String(), err)
 	}
 	_, err := run(t, New("m"), text, withMethod{2})
-	if err == nil || !strings.Contains(err.Error(), "can't evaluate field Double in type tmpl.withMethod") {
+	if err == nil || !strings.Contains(err.Error(), "no field .Double; the fields are .N") {
 		t.Fatalf("tmpl: %v", err)
 	}
 }
@@ -230,4 +230,44 @@ func TestConcurrentExecute(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+type aliased struct {
+	Inner
+	ToolID string `json:"tool_id"`
+	Hidden []byte `json:"-"`
+}
+
+type Inner struct {
+	Agent  string `json:"agent"`
+	Status string
+}
+
+// TestFieldAliases: a field is found by its Go name, its JSON name or its
+// name in another case; an unknown one is named with the fields there are,
+// and CheckFields finds it before there is any data.
+func TestFieldAliases(t *testing.T) {
+	d := aliased{Inner: Inner{Agent: "claude", Status: "waiting"}, ToolID: "t1"}
+	for _, text := range []string{"{{.Agent}} {{.Status}} {{.ToolID}}", "{{.agent}} {{.status}} {{.tool_id}}"} {
+		tp, err := New("f").Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := tp.Execute(&b, d); err != nil || b.String() != "claude waiting t1" {
+			t.Errorf("%s = %q, %v", text, b.String(), err)
+		}
+		if err := tp.CheckFields(aliased{}); err != nil {
+			t.Errorf("CheckFields(%s) = %v", text, err)
+		}
+	}
+	tp, _ := New("f").Parse("{{if .Agent}}{{.Nope}}{{end}}{{range .Hidden}}{{.Whatever}}{{end}}")
+	want := "no field .Nope; the fields are .Agent .Status .ToolID (their JSON names, such as .agent, work too)"
+	if err := tp.CheckFields(aliased{}); err == nil || err.Error() != want {
+		t.Errorf("CheckFields = %v; want %q", err, want)
+	}
+	var b strings.Builder
+	if err := tp.Execute(&b, d); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Execute = %v; want %q", err, want)
+	}
 }

@@ -17,10 +17,12 @@ import (
 // warning in /hooks for anything longer.
 const HookTimeout = 3
 
-// TrustHint is what install and status tell the user: Codex skips hooks
-// nobody has reviewed, and the review is theirs to do.
-const TrustHint = "Codex runs new hooks only after you trust them: start codex, type /hooks, " +
-	"open each event and trust the ag-hook entry (or run codex --dangerously-bypass-hook-trust)"
+// TrustHow is how the user trusts ag's hooks, which Codex skips until
+// someone has reviewed them; TrustHint says why first, for install.
+const (
+	TrustHow  = "start codex, type /hooks, open each event and trust the ag-hook entry (or run codex --dangerously-bypass-hook-trust)"
+	TrustHint = "Codex runs new hooks only after you trust them: " + TrustHow
+)
 
 var _ provider.Installer = (*Provider)(nil)
 
@@ -109,9 +111,15 @@ func (p *Provider) Status(ie provider.InstallEnv) (provider.InstallStatus, error
 	if err != nil {
 		return st, err
 	}
-	if n := trust.Untrusted(); n > 0 {
-		st.Reasons = append(st.Reasons, fmt.Sprintf("untrusted: %d of %d ag-hook handlers not trusted in Codex yet; %s",
-			n, len(trust), TrustHint))
+	if n := trust.Untrusted(); n > 0 && st.State == provider.Installed {
+		// Codex runs none of them: that is not an install that works.
+		st.State = provider.Untrusted
+		if n == len(trust) {
+			st.Reasons = append(st.Reasons, fmt.Sprintf("Codex runs none of ag's %d hooks until you trust them", n))
+		} else {
+			st.Reasons = append(st.Reasons, fmt.Sprintf("Codex skips %d of ag's %d hooks until you trust them", n, len(trust)))
+		}
+		st.Hint = TrustHow
 	}
 	return st, nil
 }
@@ -131,5 +139,16 @@ func enableFlag(tx *configtx.Tx, path string) ([]string, error) {
 		return nil, nil
 	}
 	st, _ := ReadHooksFlag(out)
-	return []string{fmt.Sprintf("+ %s: [features] %s = true", path, st.Key)}, tx.Write(path, out)
+	actions := []string{fmt.Sprintf("~ %s: [features] %s = true", path, st.Key)}
+	if off, ok := TurnedOff(old); ok {
+		// The user turned hooks off: say so, or their comment now lies
+		// and their own hooks start running again unannounced.
+		why := ""
+		if off.Comment != "" {
+			why = fmt.Sprintf(" (%q)", off.Comment)
+		}
+		actions = append(actions, fmt.Sprintf("! %s:%d: you had turned %s off%s; it is on now, so Codex runs your own hooks again too",
+			path, off.Line, off.Key, why))
+	}
+	return actions, tx.Write(path, out)
 }

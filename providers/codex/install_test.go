@@ -105,12 +105,13 @@ func TestInstallCycle(t *testing.T) {
 		t.Errorf("hooks.json: %s", h.read("hooks.json"))
 	}
 
-	// Status: installed, untrusted.
+	// Status: installed, but Codex runs none of it yet: untrusted, with
+	// what to do.
 	st, err := p.Status(h.ie)
-	if err != nil || st.State != provider.Installed {
+	if err != nil || st.State != provider.Untrusted || st.Hint != TrustHow {
 		t.Fatalf("status %+v %v", st, err)
 	}
-	if len(st.Reasons) != 1 || !strings.Contains(st.Reasons[0], "untrusted: 11 of 11") {
+	if len(st.Reasons) != 1 || !strings.Contains(st.Reasons[0], "Codex runs none of ag's 11 hooks until you trust them") {
 		t.Errorf("reasons %q", st.Reasons)
 	}
 	trust, _ := HookTrust(h.ie.Env)
@@ -129,8 +130,8 @@ func TestInstallCycle(t *testing.T) {
 	}
 	h.write("config.toml", cfg)
 	st, _ = p.Status(h.ie)
-	if len(st.Reasons) != 1 || !strings.Contains(st.Reasons[0], "untrusted: 1 of 11") {
-		t.Errorf("reasons %q", st.Reasons)
+	if st.State != provider.Untrusted || len(st.Reasons) != 1 || !strings.Contains(st.Reasons[0], "Codex skips 1 of ag's 11 hooks") {
+		t.Errorf("one untrusted: %+v", st)
 	}
 	h.write("config.toml", cfg+"\n[hooks.state.\""+trust[0].Key+"\"]\ntrusted_hash = \"sha256:abc\"\n")
 	st, _ = p.Status(h.ie)
@@ -246,5 +247,24 @@ func TestSnake(t *testing.T) {
 		if got := snake(in); got != want {
 			t.Errorf("snake(%q) = %q", in, got)
 		}
+	}
+}
+
+// TestInstallTurnsFlagOn: a flag the user turned off is turned on in place,
+// keeping its name and comment, and install says so.
+func TestInstallTurnsFlagOn(t *testing.T) {
+	h := newHome(t)
+	h.write("config.toml", "model = \"o3\"\n\n[features]\ncodex_hooks = false # off for now\n")
+	res, err := New().Install(h.ie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.read("config.toml"); got != "model = \"o3\"\n\n[features]\ncodex_hooks = true # off for now\n" {
+		t.Errorf("config.toml:\n%s", got)
+	}
+	path := filepath.Join(h.dir, "codex", "config.toml")
+	want := "! " + path + `:4: you had turned codex_hooks off ("off for now"); it is on now, so Codex runs your own hooks again too`
+	if !strings.Contains(strings.Join(res.Actions, "\n"), want) {
+		t.Errorf("actions:\n%s\nwant %s", strings.Join(res.Actions, "\n"), want)
 	}
 }

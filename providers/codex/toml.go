@@ -284,3 +284,31 @@ func indentOf(data []byte, off int) []byte {
 	}
 	return append([]byte(nil), ind...)
 }
+
+// Off is a hooks flag the user set to false by hand: where, and the
+// comment on its line.
+type Off struct {
+	Key     string
+	Line    int
+	Comment string // the line's comment, without the "#"
+}
+
+// TurnedOff reports whether data turns the hooks feature off explicitly
+// (false), with its line and comment, so an install that turns it on can
+// say so.
+func TurnedOff(data []byte) (Off, bool) {
+	s, err := findFlag(data)
+	if err != nil || !s.state.Set || !s.state.Bool || s.state.Value {
+		return Off{}, false
+	}
+	end := int(s.value.Offset + s.value.Length)
+	off := Off{Key: s.state.Key, Line: 1 + bytes.Count(data[:end], []byte("\n"))}
+	rest := data[end:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	if _, c, ok := bytes.Cut(rest, []byte("#")); ok {
+		off.Comment = string(bytes.TrimSpace(c))
+	}
+	return off, true
+}

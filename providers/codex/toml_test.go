@@ -161,3 +161,22 @@ func FuzzEnableHooksFlag(f *testing.F) {
 		}
 	})
 }
+
+func TestTurnedOff(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Off
+		ok   bool
+	}{
+		{"[features]\ncodex_hooks = false # off for now\n", Off{"codex_hooks", 2, "off for now"}, true},
+		{"model = \"o3\"\n\n[features]\nhooks=false\n", Off{"hooks", 4, ""}, true},
+		{"[features]\nhooks = true\n", Off{}, false},
+		{"model = \"o3\"\n", Off{}, false},
+		{"features.hooks = false\n", Off{"hooks", 1, ""}, true},
+	} {
+		got, ok := TurnedOff([]byte(tc.in))
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("TurnedOff(%q) = %+v %v; want %+v %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

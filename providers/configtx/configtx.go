@@ -45,6 +45,7 @@ type file struct {
 	staged   bool
 	remove   bool // staged removal
 	original bool // the installer says orig holds nothing of ag's
+	ours     bool // the installer says orig holds nothing but ag's: no backup
 }
 
 // New returns an empty transaction.
@@ -126,6 +127,18 @@ func (tx *Tx) Original(path string) error {
 	return nil
 }
 
+// Ours marks path, as it is on disk, as holding nothing but what ag put
+// there (a file ag's install created): its change takes no backup, which
+// would be of ag's own text and not the user's.
+func (tx *Tx) Ours(path string) error {
+	f, err := tx.get(path)
+	if err != nil {
+		return err
+	}
+	f.ours = true
+	return nil
+}
+
 // Change is one file the transaction changes (or, dry, would change).
 type Change struct {
 	Path    string
@@ -145,7 +158,7 @@ func (tx *Tx) Changes() []Change {
 			continue
 		}
 		c := Change{Path: p, Created: !f.exists, Removed: f.remove}
-		if f.exists {
+		if f.exists && (!f.ours || exists(p+BackupSuffix)) {
 			c.Backup = p + BackupSuffix
 			c.Fresh = f.original || !exists(c.Backup)
 		}

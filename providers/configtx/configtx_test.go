@@ -218,3 +218,24 @@ func TestRefusesNonRegular(t *testing.T) {
 		t.Error("Read of a directory succeeded")
 	}
 }
+
+// TestOursTakesNoBackup: a file that holds nothing but ag's (its install
+// made it) is changed or removed without a backup of ag's own text.
+func TestOursTakesNoBackup(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "hooks.json")
+	write(t, a, `{"hooks":{}}`)
+	tx := New()
+	tx.Ours(a)
+	tx.Remove(a)
+	changes, err := tx.Commit()
+	if err != nil || len(changes) != 1 || changes[0].Backup != "" {
+		t.Fatalf("Commit = %+v %v", changes, err)
+	}
+	if _, err := os.Stat(a + BackupSuffix); !os.IsNotExist(err) {
+		t.Errorf("a backup of ag's own file was taken")
+	}
+	if _, err := os.Stat(a); !os.IsNotExist(err) {
+		t.Errorf("the file is still there")
+	}
+}

@@ -52,16 +52,21 @@ const (
 	NotInstalled InstallState = iota // no handler of ours
 	Installed                        // exactly what install would write
 	NeedsRepair                      // ours, but partial, hand-edited, stale or duplicated
+	// Untrusted: installed as it should be, but the agent runs none (or
+	// not all) of the hooks until the user trusts them (Codex's /hooks).
+	Untrusted
 )
 
 func (s InstallState) String() string {
 	switch s {
 	case Installed:
-		return "Installed"
+		return "installed"
 	case NeedsRepair:
-		return "Needs repair"
+		return "needs repair"
+	case Untrusted:
+		return "not trusted"
 	}
-	return "Not installed"
+	return "not installed"
 }
 
 // InstallEnv is what an Installer needs to know.
@@ -116,6 +121,9 @@ type InstallStatus struct {
 	State   InstallState
 	Path    string
 	Reasons []string // why NeedsRepair: "Stop: missing", "PreToolUse: 2 handlers"
+	// Hint says what the user must do that ag cannot (trust the hooks in
+	// the agent), for Untrusted.
+	Hint string
 }
 
 // Installer is an agent whose config ag-hook can add its hooks to. Every

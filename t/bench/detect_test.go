@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // startSleepers starts n sleep processes (the "few hundred processes" a
@@ -39,14 +40,24 @@ func startSleepers(t *testing.T, n int) {
 func TestDetectPaneSegment(t *testing.T) {
 	startSleepers(t, 300)
 	dir := t.TempDir()
+	// As a running pipeline leaves it: kept by a live ag-fold (this test
+	// process stands in), each session's process alive (this one too), so
+	// the segment checks the writer and the session as it does on every
+	// prompt.
+	now := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
 	var sessions string
 	for i := 0; i < 20; i++ {
 		if i > 0 {
 			sessions += ",\n"
 		}
-		sessions += fmt.Sprintf(`{"v":1,"t":"2026-11-30T03:00:00.000Z","kind":"state","agent":"claude","session":"s%d","src":"fold","pane":"%%%d","cwd":"/src/p%d","status":"waiting","attention":"permission","tool":"Bash","text":"go test ./...","model":"claude-opus-4-8","tokens":{"in":1,"out":2,"cache_read":3,"cache_write":4}}`, i, i, i)
+		sessions += fmt.Sprintf(`{"v":1,"t":"%s","kind":"state","agent":"claude","session":"s%d","src":"fold","pid":%d,"pane":"%%%d","cwd":"/src/p%d","status":"waiting","attention":"permission","tool":"Bash","text":"go test ./...","model":"claude-opus-4-8","tokens":{"in":1,"out":2,"cache_read":3,"cache_write":4}}`, now, i, os.Getpid(), i, i)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "state.json"), []byte(`{"v":1,"t":"2026-11-30T03:00:00.000Z","sessions":[`+"\n"+sessions+"\n]}\n"), 0o600); err != nil {
+	host, _ := os.Hostname()
+	if h := os.Getenv("AG_HOST"); h != "" {
+		host = h
+	}
+	head := fmt.Sprintf(`{"v":1,"t":"%s","writer":{"pid":%d,"host":%q,"start":"%s","check":"2s"},"sessions":[`, now, os.Getpid(), strings.SplitN(host, ".", 2)[0], now)
+	if err := os.WriteFile(filepath.Join(dir, "state.json"), []byte(head+"\n"+sessions+"\n]}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "AG_DIR="+dir, "TMUX_PANE=%7")

@@ -34,11 +34,11 @@ func TestCodex(t *testing.T) {
 	api := h.FakeOpenAI(openai.Options{InputTokens: codexInput})
 	home := h.CodexConfig(bin, api)
 	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "codex")
-	// Exit 0: installed (the hooks are not trusted in /hooks, which the
-	// status line says; --dangerously-bypass-hook-trust runs them anyway).
-	st := h.Run(30*time.Second, Bin(t, "ag-hook"), "status", "--agent", "codex")
-	if !strings.HasPrefix(st, "codex: Installed ("+filepath.Join(home, "hooks.json")+")") {
-		t.Errorf("ag-hook status --agent codex: %q", st)
+	// Exit 1: installed but not trusted in /hooks, so Codex would run none
+	// of them (--dangerously-bypass-hook-trust runs them anyway here).
+	st, code := h.RunExit(30*time.Second, Bin(t, "ag-hook"), "status", "--agent", "codex")
+	if code != 1 || !strings.HasPrefix(st, "codex: installed, but Codex runs none of ag's 11 hooks until you trust them: start codex, type /hooks") {
+		t.Errorf("ag-hook status --agent codex: exit %d, %q (in %s)", code, st, home)
 	}
 	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
 	tm := h.StartTmux()

@@ -17,6 +17,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -182,15 +183,27 @@ func (h *Harness) close() {
 // Project) and returns its combined output; a failure fails the test.
 func (h *Harness) Run(timeout time.Duration, argv ...string) string {
 	h.T.Helper()
+	out, code := h.RunExit(timeout, argv...)
+	if code != 0 {
+		h.T.Fatalf("%s: exit status %d\n%s", strings.Join(argv, " "), code, out)
+	}
+	return out
+}
+
+// RunExit is Run for a program whose exit status is part of the answer
+// (ag-hook status): only a failure to run it fails the test.
+func (h *Harness) RunExit(timeout time.Duration, argv ...string) (string, int) {
+	h.T.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir = h.Environ(), h.Project
 	out, err := cmd.CombinedOutput()
-	if err != nil {
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
 		h.T.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
 	}
-	return string(out)
+	return string(out), cmd.ProcessState.ExitCode()
 }
 
 // tailFile returns the last n lines of a file (each cut at 2000 bytes), or

@@ -40,7 +40,7 @@ func TestOpenCode(t *testing.T) {
 		t.Errorf("install says nothing of a restart:\n%s", out)
 	}
 	plugin := filepath.Join(cfg, "plugins", "ag.js")
-	if st := h.Run(30*time.Second, Bin(t, "ag-hook"), "status", "--agent", "opencode"); !strings.HasPrefix(st, "opencode: Installed ("+plugin+")") {
+	if st := h.Run(30*time.Second, Bin(t, "ag-hook"), "status", "--agent", "opencode"); !strings.HasPrefix(st, "opencode: installed in ") || !strings.Contains(st, filepath.Base(filepath.Dir(plugin))+"/ag.js") {
 		t.Errorf("ag-hook status --agent opencode: %q", st)
 	}
 	h.StartDBus()

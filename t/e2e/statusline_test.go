@@ -46,8 +46,8 @@ func TestClaudeStatusline(t *testing.T) {
 
 	hook := Bin(t, "ag-hook")
 	h.Run(30*time.Second, hook, "install", "--agent", "claude", "--statusline")
-	out := h.Run(30*time.Second, hook, "status", "--agent", "claude")
-	if !strings.Contains(out, "claude: statusLine: runs ag-hook statusline (then "+userCmd+")") {
+	out := h.Run(30*time.Second, hook, "status", "--agent", "claude", "--verbose")
+	if !strings.Contains(out, ", with the statusLine") || !strings.Contains(out, "  statusLine: runs ag-hook statusline (then "+userCmd+")") {
 		t.Errorf("ag-hook status:\n%s", out)
 	}
 	var cfg struct {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agwatch/ag/filters/event"
 )
@@ -13,7 +14,8 @@ import (
 type testOpts struct {
 	Common
 	Filter
-	Follow bool `short:"f" long:"follow" description:"keep going"`
+	Follow bool          `short:"f" long:"follow" description:"keep going"`
+	Wait   time.Duration `long:"wait" value-name:"D" default:"1s" description:"how long"`
 }
 
 func prog(out, errw *bytes.Buffer) Program {
@@ -29,9 +31,10 @@ func TestParse(t *testing.T) {
 		out, errs string
 	}{
 		{name: "plain", args: []string{"-f", "rest"}},
-		{name: "help", args: []string{"--help"}, done: true, out: "Usage:\n  ag-test [OPTIONS]"},
+		{name: "help", args: []string{"--help"}, done: true, out: "Usage: ag-test [OPTIONS]\n"},
 		{name: "version", args: []string{"--version"}, done: true, out: "ag-test "},
-		{name: "man", args: []string{"--man"}, done: true, out: ".TH ag-test 1"},
+		{name: "man", args: []string{"--man"}, done: true, out: ".TH \"ag\\-test\" 1"},
+		{name: "negative duration", args: []string{"--wait", "-1s"}, done: true, code: ExitError, errs: "ag-test: --wait -1s: a duration cannot be negative (see ag-test --help)\n"},
 		{name: "unknown flag", args: []string{"--nope"}, done: true, code: ExitError, errs: "ag-test: unknown flag `nope' (see ag-test --help)\n"},
 	}
 	for _, tc := range tests {
@@ -114,5 +117,52 @@ func TestTmuxSpellings(t *testing.T) {
 		if s, n := o.Server(); s != "/s" || n != "n" {
 			t.Errorf("%q: Server() = %q, %q", args, s, n)
 		}
+	}
+}
+
+// TestHelpLayout: --help is the synopsis, the help, the options one line
+// each (names aligned, defaults said, --man and --version on one line), the
+// examples, wrapped to 80 columns.
+func TestHelpLayout(t *testing.T) {
+	var out, errw bytes.Buffer
+	p := prog(&out, &errw)
+	p.Synopsis = []string{"--other"}
+	p.Help = "It does things. " + strings.Repeat("More words here. ", 8)
+	p.Examples = []string{"ag-test -f   # keep going"}
+	var o testOpts
+	if _, done, code := p.Parse(&o, []string{"--help"}); !done || code != 0 {
+		t.Fatal(done, code)
+	}
+	want := `Usage: ag-test [OPTIONS]
+       ag-test --other
+
+It does things. More words here. More words here. More words here. More words
+here. More words here. More words here. More words here. More words here.
+
+Options:
+      --where EXPR      keep only events for which jq EXPR is true
+      --jq EXPR         write what jq EXPR makes of each event
+  -r, --raw             with --jq: a string result as plain text (jq -r)
+  -f, --follow          keep going
+      --wait D          how long (1s)
+      --man, --version  print the manual page (troff); the version
+
+Examples:
+  ag-test -f   # keep going
+
+Every rule, option and exit code: ag-test --man (and the README).
+`
+	if out.String() != want {
+		t.Errorf("--help:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+// TestManText: the manual's markup — paragraphs filled, list items and
+// indented lines kept whole — becomes troff.
+func TestManText(t *testing.T) {
+	got := manText("## TITLE\n\nA para-\ngraph.\n\n- one item\n  going on\n- two\n\n  kept  as is\n  .dot")
+	want := ".SS TITLE\n.PP\nA para\\- graph.\n.IP \\(bu 2\none item going on\n.IP \\(bu 2\ntwo\n.PP\n.RS 2\n.nf\nkept  as is\n\\&.dot\n.fi\n.RE\n"
+	if got != want {
+		t.Errorf("manText:\n%q\nwant\n%q", got, want)
 	}
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/jessevdk/go-flags"
 )
@@ -18,10 +17,7 @@ func (p Program) ParseCommand(parser *flags.Parser, opts any, args []string) (co
 	if err != nil {
 		var fe *flags.Error
 		if errors.As(err, &fe) && fe.Type == flags.ErrHelp {
-			fmt.Fprint(p.Stdout, fe.Message)
-			if !strings.HasSuffix(fe.Message, "\n") {
-				fmt.Fprintln(p.Stdout)
-			}
+			p.writeHelp(p.Stdout, parser, parser.Active)
 			return "", nil, true, ExitOK
 		}
 		p.Errorf("%v (see %s --help)", err, p.Name)
@@ -33,9 +29,13 @@ func (p Program) ParseCommand(parser *flags.Parser, opts any, args []string) (co
 			fmt.Fprintf(p.Stdout, "%s %s\n", p.Name, Version())
 			return "", nil, true, ExitOK
 		case c.Man:
-			parser.WriteManPage(p.Stdout)
+			p.writeMan(p.Stdout, parser)
 			return "", nil, true, ExitOK
 		}
+	}
+	if err := p.checkGiven(parser.Command, commonOf(opts)); err != nil {
+		p.Errorf("%v (see %s --help)", err, p.Name)
+		return "", nil, true, ExitError
 	}
 	if parser.Active != nil {
 		command = parser.Active.Name

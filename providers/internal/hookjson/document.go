@@ -5,9 +5,13 @@
 //
 // Only the hooks object is taken apart; every other member is kept as the
 // raw bytes it was read as, in the user's order. Inside it, events, groups
-// and handlers keep their order too, and anything that is not ag's own
-// handler is written back as read. The output is re-indented the way the
-// file was (so whitespace may change, meaning never).
+// and handlers keep their order too, and the file is edited, not
+// rewritten: what ag adds is spliced in after the last element of its
+// list, with the separator the list already uses; what it removes goes
+// with the separator before it; every other byte stays where it was. So
+// an uninstall after an install gives back the file byte for byte — a
+// compact one-line group stays one line, an odd indentation stays odd —
+// and only new text (a new group, a new event) is indented by guess.
 package hookjson
 
 import (
@@ -29,6 +33,8 @@ type Doc struct {
 	dirty   bool     // Install or Uninstall changed something
 	indent  string   // "" writes compact
 	newline bool     // end with "\n"
+	replace []byte   // when set, Bytes is this (the user's own file, restored)
+	goes    bool     // uninstall: the file goes (ag's install made it)
 }
 
 // member is one "key": value pair. raw is nil where the value was parsed
@@ -40,14 +46,25 @@ type member struct {
 	keyStart, valStart, valEnd int
 }
 
+// span is a byte range of the file as read; a zero span is something new.
+type span struct{ start, end int }
+
+func (sp span) none() bool { return sp.end == 0 }
+
 type hooksObj struct {
+	val    span // the object, as read
 	events []*eventList
+	orig   []span // the members as read, "key": value
 }
 
 type eventList struct {
-	name   string
-	groups []*group
-	raw    json.RawMessage // set when untouched: written back as read
+	name    string
+	at, val span // the member and its array, as read
+	idx     int  // its index among the object's members as read; -1 new
+	groups  []*group
+	orig    []span // the groups as read
+	changed bool
+	setting json.RawMessage // a hook setting, not an event (Format.Settings): kept as read
 }
 
 type group struct {
@@ -55,6 +72,11 @@ type group struct {
 	matcher  *string
 	handlers []*handler
 	noHooks  bool // the group has no "hooks" member: leave it so
+	at       span // the group, as read
+	idx      int  // index among its event's groups as read; -1 new
+	hooksVal span // its "hooks" array, as read
+	orig     []span
+	changed  bool
 }
 
 // handler is one entry of a group's "hooks" array, kept as read.
@@ -65,6 +87,8 @@ type handler struct {
 	command string
 	args    []string
 	timeout json.RawMessage
+	at      span
+	idx     int // -1 new
 }
 
 // ShapeError says the file is JSON but not the shape an agent reads.
@@ -122,7 +146,7 @@ func (f Format) Parse(data []byte) (*Doc, error) {
 			return nil, shapef(`"hooks" appears twice`)
 		}
 		seen = true
-		h, err := parseHooks(m.raw, f.Settings)
+		h, err := parseHooks(m.raw, m.valStart, f.Settings)
 		if err != nil {
 			return nil, err
 		}
@@ -258,9 +282,33 @@ func layout(data []byte) (indent string, newline bool) {
 	return "  ", newline
 }
 
-func parseHooks(raw json.RawMessage, settings []string) (*hooksObj, error) {
-	h := &hooksObj{}
+// arrayElems splits a JSON array into its elements' spans (offsets from
+// base, where data begins in the file).
+func arrayElems(data []byte, base int) ([]span, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if tok != json.Delim('[') {
+		return nil, errors.New("not an array")
+	}
+	var out []span
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		end := int(dec.InputOffset())
+		out = append(out, span{base + end - len(raw), base + end})
+	}
+	return out, nil
+}
+
+func parseHooks(raw json.RawMessage, base int, settings []string) (*hooksObj, error) {
+	h := &hooksObj{val: span{base, base + len(raw)}}
 	if string(bytes.TrimSpace(raw)) == "null" {
+		h.val = span{} // written anew
 		return h, nil
 	}
 	members, err := objectMembers(raw)
@@ -272,25 +320,31 @@ func parseHooks(raw json.RawMessage, settings []string) (*hooksObj, error) {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	for _, m := range members {
+	for i, m := range members {
 		if seen[m.key] {
 			return nil, shapef(`"hooks" has %q twice`, m.key)
 		}
 		seen[m.key] = true
-		ev := &eventList{name: m.key, raw: m.raw}
+		ev := &eventList{name: m.key, idx: i,
+			at:  span{base + m.keyStart, base + m.valEnd},
+			val: span{base + m.valStart, base + m.valEnd}}
+		h.orig = append(h.orig, ev.at)
 		if slices.Contains(settings, m.key) {
-			h.events = append(h.events, ev) // no event: written back as read
+			ev.setting = m.raw // no event: written back as read
+			h.events = append(h.events, ev)
 			continue
 		}
-		var groups []json.RawMessage
-		if err := json.Unmarshal(m.raw, &groups); err != nil {
+		elems, err := arrayElems(m.raw, ev.val.start)
+		if err != nil {
 			return nil, shapef("hooks.%s is not an array", m.key)
 		}
-		for i, graw := range groups {
-			g, err := parseGroup(graw)
+		ev.orig = elems
+		for i, e := range elems {
+			g, err := parseGroup(raw[e.start-base:e.end-base], e.start)
 			if err != nil {
 				return nil, shapef("hooks.%s[%d]: %v", m.key, i, err)
 			}
+			g.at, g.idx = e, i
 			ev.groups = append(ev.groups, g)
 		}
 		h.events = append(h.events, ev)
@@ -298,7 +352,7 @@ func parseHooks(raw json.RawMessage, settings []string) (*hooksObj, error) {
 	return h, nil
 }
 
-func parseGroup(raw json.RawMessage) (*group, error) {
+func parseGroup(raw json.RawMessage, base int) (*group, error) {
 	members, err := objectMembers(raw)
 	if err != nil {
 		return nil, errors.New("not an object")
@@ -317,15 +371,18 @@ func parseGroup(raw json.RawMessage) (*group, error) {
 				return nil, errors.New(`"hooks" appears twice`)
 			}
 			g.noHooks = false
-			var hs []json.RawMessage
-			if err := json.Unmarshal(m.raw, &hs); err != nil {
+			g.hooksVal = span{base + m.valStart, base + m.valEnd}
+			elems, err := arrayElems(m.raw, g.hooksVal.start)
+			if err != nil {
 				return nil, errors.New(`"hooks" is not an array`)
 			}
-			for i, hraw := range hs {
-				h, err := parseHandler(hraw)
+			g.orig = elems
+			for i, e := range elems {
+				h, err := parseHandler(raw[e.start-base : e.end-base])
 				if err != nil {
 					return nil, fmt.Errorf("hooks[%d]: %v", i, err)
 				}
+				h.at, h.idx = e, i
 				g.handlers = append(g.handlers, h)
 			}
 			m.raw = nil
@@ -368,6 +425,8 @@ func (d *Doc) Bytes() []byte {
 		}
 	}
 	switch {
+	case d.replace != nil:
+		return d.replace
 	case !d.dirty && d.orig != nil:
 		return d.orig
 	case d.orig == nil || len(d.parsed) == 0 || (orig != nil && d.hooks == nil && len(d.parsed) == 1):
@@ -416,18 +475,208 @@ func (d *Doc) prefixAt(off int) string {
 	return string(ws)
 }
 
-// hooksText is the hooks object, indented for a line starting with prefix.
+// hooksText is the hooks object for a line starting with prefix: the one
+// in the file, edited (see editList), or a new one, indented the way the
+// file is.
 func (d *Doc) hooksText(prefix string) string {
+	if !d.hooks.val.none() {
+		return d.hooksEdited()
+	}
 	var b bytes.Buffer
 	d.hooks.write(&b)
+	return d.indented(b.String(), prefix)
+}
+
+// indented is compact JSON laid out for a line starting with prefix, in
+// the file's indentation; compact where the file is.
+func (d *Doc) indented(compact, prefix string) string {
 	if d.indent == "" {
-		return b.String()
+		return compact
 	}
 	var ib bytes.Buffer
-	if json.Indent(&ib, b.Bytes(), prefix, d.indent) != nil {
-		return b.String()
+	if json.Indent(&ib, []byte(compact), prefix, d.indent) != nil {
+		return compact
 	}
 	return ib.String()
+}
+
+// piece is one element of an edited list: an element as read (idx into
+// the list's elements, text "" to copy it, else its new text, already
+// laid out) or a new one (idx -1: compact JSON, key set for a member).
+type piece struct {
+	idx       int
+	key, text string
+}
+
+// editList writes the list (array or object) at c, whose elements as read
+// are orig, holding final instead. Elements kept keep their bytes and the
+// separators they had; a removed one takes the separator before it (after
+// it, for the first); a new one comes after the last with the separator
+// the list already uses, laid out like the line it lands on. Removing
+// what was added thus gives back the bytes that were there.
+func (d *Doc) editList(c span, orig []span, final []piece) string {
+	if len(final) == 0 {
+		return string(d.orig[c.start]) + string(d.orig[c.end-1])
+	}
+	var lead, trail, sep string
+	seps := make([]string, len(orig))
+	if len(orig) > 0 {
+		lead = string(d.orig[c.start+1 : orig[0].start])
+		trail = string(d.orig[orig[len(orig)-1].end : c.end-1])
+		for i := 1; i < len(orig); i++ {
+			seps[i] = string(d.orig[orig[i-1].end:orig[i].start])
+		}
+		switch {
+		case len(orig) > 1:
+			sep = seps[len(orig)-1]
+		case lead == "" && bytes.Contains(d.orig[c.start:c.end], []byte(`": `)):
+			sep = ", " // [{"a": 1}]: one element, spaced
+		default:
+			sep = "," + lead
+		}
+	} else if d.indent != "" {
+		line := d.lineIndent(c.start)
+		lead, trail = "\n"+line+d.indent, "\n"+line
+		sep = "," + lead
+	} else {
+		sep = ","
+	}
+	var b strings.Builder
+	b.WriteByte(d.orig[c.start])
+	last := -2 // the index as read of the element written last; -2: none yet
+	for _, p := range final {
+		before := sep
+		switch {
+		case last == -2:
+			before = lead
+		case p.idx > 0 && last == p.idx-1:
+			before = seps[p.idx] // its own neighbour is still there
+		case p.idx > 0:
+			before = seps[p.idx]
+		}
+		b.WriteString(before)
+		switch {
+		case p.idx >= 0 && p.text == "":
+			b.Write(d.orig[orig[p.idx].start:orig[p.idx].end])
+		case p.idx >= 0:
+			b.WriteString(p.text)
+		default:
+			prefix, multiline := afterNewline(before)
+			val, spaced := p.text, multiline || bytes.Contains(d.orig[c.start:c.end], []byte(`": `))
+			switch {
+			case multiline:
+				val = d.indented(val, prefix)
+			case spaced:
+				val = spaceOut(val) // a one-line list written {"a": 1, "b": 2}
+			}
+			if p.key != "" {
+				var kb bytes.Buffer
+				writeKey(&kb, p.key)
+				if spaced && d.indent != "" {
+					kb.WriteByte(' ')
+				}
+				val = kb.String() + val
+			}
+			b.WriteString(val)
+		}
+		last = p.idx
+		if p.idx < 0 {
+			last = -1
+		}
+	}
+	b.WriteString(trail)
+	b.WriteByte(d.orig[c.end-1])
+	return b.String()
+}
+
+// spaceOut is compact JSON with a space after each ':' and ',' outside
+// strings, the way many people write one-line objects.
+func spaceOut(compact string) string {
+	var b strings.Builder
+	in, esc := false, false
+	for i := 0; i < len(compact); i++ {
+		c := compact[i]
+		b.WriteByte(c)
+		switch {
+		case esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			in = !in
+		case !in && (c == ':' || c == ','):
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// afterNewline is what follows the last newline of s: the indentation of
+// the line a separator leads to, and whether there is one.
+func afterNewline(s string) (string, bool) {
+	i := strings.LastIndexByte(s, '\n')
+	if i < 0 {
+		return "", false
+	}
+	return s[i+1:], true
+}
+
+// lineIndent is the white space that starts the line holding offset off.
+func (d *Doc) lineIndent(off int) string {
+	start := bytes.LastIndexByte(d.orig[:off], '\n') + 1
+	end := start
+	for end < off && (d.orig[end] == ' ' || d.orig[end] == '\t') {
+		end++
+	}
+	return string(d.orig[start:end])
+}
+
+// hooksEdited is the hooks object as read, with ag's edits.
+func (d *Doc) hooksEdited() string {
+	h := d.hooks
+	var final []piece
+	for _, ev := range h.events {
+		switch {
+		case ev.idx < 0:
+			var b bytes.Buffer
+			ev.writeGroups(&b)
+			final = append(final, piece{idx: -1, key: ev.name, text: b.String()})
+		case !ev.changed:
+			final = append(final, piece{idx: ev.idx})
+		default:
+			final = append(final, piece{idx: ev.idx,
+				text: string(d.orig[ev.at.start:ev.val.start]) + d.eventEdited(ev)})
+		}
+	}
+	return d.editList(h.val, h.orig, final)
+}
+
+// eventEdited is an event's array as read, with ag's edits.
+func (d *Doc) eventEdited(ev *eventList) string {
+	var final []piece
+	for _, g := range ev.groups {
+		switch {
+		case g.idx < 0:
+			var b bytes.Buffer
+			g.write(&b)
+			final = append(final, piece{idx: -1, text: b.String()})
+		case !g.changed:
+			final = append(final, piece{idx: g.idx})
+		default:
+			var hs []piece
+			for _, h := range g.handlers {
+				if h.idx < 0 {
+					hs = append(hs, piece{idx: -1, text: string(h.raw)})
+				} else {
+					hs = append(hs, piece{idx: h.idx})
+				}
+			}
+			text := string(d.orig[g.at.start:g.hooksVal.start]) + d.editList(g.hooksVal, g.orig, hs) +
+				string(d.orig[g.hooksVal.end:g.at.end])
+			final = append(final, piece{idx: g.idx, text: text})
+		}
+	}
+	return d.editList(ev.val, ev.orig, final)
 }
 
 // render writes the whole document.
@@ -487,20 +736,24 @@ func (h *hooksObj) write(b *bytes.Buffer) {
 			b.WriteByte(',')
 		}
 		writeKey(b, ev.name)
-		if ev.raw != nil {
-			writeRaw(b, ev.raw)
-			continue
-		}
-		b.WriteByte('[')
-		for j, g := range ev.groups {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			g.write(b)
-		}
-		b.WriteByte(']')
+		ev.writeGroups(b)
 	}
 	b.WriteByte('}')
+}
+
+func (ev *eventList) writeGroups(b *bytes.Buffer) {
+	if ev.setting != nil {
+		writeRaw(b, ev.setting)
+		return
+	}
+	b.WriteByte('[')
+	for j, g := range ev.groups {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		g.write(b)
+	}
+	b.WriteByte(']')
 }
 
 func (g *group) write(b *bytes.Buffer) {
@@ -524,6 +777,51 @@ func (g *group) write(b *bytes.Buffer) {
 		b.WriteByte(']')
 	}
 	b.WriteByte('}')
+}
+
+// canonical is the document's meaning as compact JSON, members in order,
+// with empty event lists and an empty (or null) hooks object counted as
+// absent: two files that differ only in layout, or in an emptied "hooks",
+// have the same.
+func (d *Doc) canonical() string {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	n := 0
+	for _, m := range d.members {
+		var val bytes.Buffer
+		if m.raw == nil {
+			if d.hooks == nil {
+				continue
+			}
+			k := 0
+			val.WriteByte('{')
+			for _, ev := range d.hooks.events {
+				if len(ev.groups) == 0 && ev.setting == nil {
+					continue
+				}
+				if k > 0 {
+					val.WriteByte(',')
+				}
+				k++
+				writeKey(&val, ev.name)
+				ev.writeGroups(&val)
+			}
+			val.WriteByte('}')
+			if k == 0 {
+				continue
+			}
+		} else {
+			writeRaw(&val, m.raw)
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		writeKey(&b, m.key)
+		b.Write(val.Bytes())
+	}
+	b.WriteByte('}')
+	return b.String()
 }
 
 // describe is a handler's command line for messages.

@@ -198,7 +198,7 @@ func (d *Doc) Install(s *Spec) []string {
 			continue
 		}
 		ev := d.hooks.event(e.Event)
-		g := &group{}
+		g := &group{idx: -1}
 		if e.Matcher != "" {
 			m := e.Matcher
 			g.matcher = &m
@@ -206,9 +206,9 @@ func (d *Doc) Install(s *Spec) []string {
 			g.members = append(g.members, member{key: "matcher", raw: raw})
 		}
 		g.members = append(g.members, member{key: "hooks"})
-		g.handlers = []*handler{{raw: s.want(), typ: "command", command: s.Command}}
+		g.handlers = []*handler{{raw: s.want(), typ: "command", command: s.Command, idx: -1}}
 		ev.groups = append(ev.groups, g)
-		ev.raw = nil
+		ev.changed = true
 		actions = append(actions, fmt.Sprintf("+ %s: %s", e.Event, s.Command))
 	}
 	d.dirty = d.dirty || len(actions) > 0
@@ -248,7 +248,7 @@ func (d *Doc) remove(s *Spec, drop func(*handler) bool) []string {
 			}
 			g.handlers = hs
 			if removed {
-				changed = true
+				changed, g.changed = true, true
 				if len(hs) == 0 {
 					continue
 				}
@@ -257,7 +257,7 @@ func (d *Doc) remove(s *Spec, drop func(*handler) bool) []string {
 		}
 		ev.groups = groups
 		if changed {
-			ev.raw = nil
+			ev.changed = true
 			if len(groups) == 0 {
 				continue
 			}
@@ -280,7 +280,7 @@ func (h *hooksObj) event(name string) *eventList {
 			return ev
 		}
 	}
-	ev := &eventList{name: name}
+	ev := &eventList{name: name, idx: -1}
 	h.events = append(h.events, ev)
 	return ev
 }

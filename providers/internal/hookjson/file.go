@@ -1,7 +1,10 @@
 package hookjson
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/agwatch/ag/providers/configtx"
 	"github.com/agwatch/ag/providers/provider"
@@ -34,9 +37,43 @@ func Install(ie provider.InstallEnv, path string, s *Spec) (provider.InstallResu
 	return edit(ie, path, s, func(d *Doc) []string { return d.Install(s) })
 }
 
-// Uninstall removes every handler of ours from the file at path.
+// Uninstall removes every handler of ours from the file at path. When
+// what is left means what the file before ag meant (its backup, which
+// holds nothing of ag's), the backup's bytes are written: the user's file
+// comes back byte for byte, down to an empty "hooks": {} ag's install
+// filled. When it means something else (the file changed since), what is
+// left stays as it is and a note says the backup is not it.
 func Uninstall(ie provider.InstallEnv, path string, s *Spec) (provider.InstallResult, error) {
-	return edit(ie, path, s, func(d *Doc) []string { return d.Uninstall(s) })
+	return edit(ie, path, s, func(d *Doc) []string {
+		actions := d.Uninstall(s)
+		if len(actions) == 0 {
+			return nil
+		}
+		backup := path + BackupSuffix
+		orig, err := os.ReadFile(backup)
+		if errors.Is(err, fs.ErrNotExist) && len(d.members) == 0 {
+			// Nothing left, and no file from before ag: ag's install made
+			// this file, and it goes as it came.
+			d.goes = true
+			return actions
+		}
+		if err != nil {
+			return actions
+		}
+		bd, err := s.Format.Parse(orig)
+		if err != nil {
+			return actions
+		}
+		if st, _ := bd.Status(s); st != provider.NotInstalled {
+			return actions
+		}
+		now, err := s.Format.Parse(d.Bytes())
+		if err == nil && now.canonical() == bd.canonical() {
+			d.replace = orig
+			return actions
+		}
+		return append(actions, fmt.Sprintf("! %s is not byte for byte the file before ag (%s): it changed since, and those changes are kept", path, backup))
+	})
 }
 
 // Status reads the file at path (as it is on disk).
@@ -73,6 +110,13 @@ func edit(ie provider.InstallEnv, path string, s *Spec, change func(*Doc) []stri
 			return res, nil
 		}
 		res.Changed = true
+		if d.goes {
+			if err := tx.Ours(path); err != nil {
+				return res, err
+			}
+			res.Actions = append(res.Actions, "~ "+path+": removed (ag's install had made it)")
+			return res, tx.Remove(path)
+		}
 		return res, tx.Write(path, d.Bytes())
 	})
 }

@@ -87,7 +87,10 @@ func TestInstallGolden(t *testing.T) {
 		if _, err := Uninstall(provider.InstallEnv{DryRun: false}, path, testSpec()); err != nil {
 			t.Fatalf("%s: uninstall: %v", name, err)
 		}
-		uninstalled := read(t, path)
+		uninstalled, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			uninstalled = []byte("(no file: ag's install made it, and uninstall took it away)\n")
+		}
 		files = append(files,
 			txtar.File{Name: name + ".json", Data: in[name]},
 			txtar.File{Name: name + ".install", Data: installed},
@@ -139,7 +142,16 @@ func TestInstallProperties(t *testing.T) {
 			if _, err := Uninstall(provider.InstallEnv{DryRun: false}, path, s); err != nil {
 				t.Fatal(err)
 			}
-			after := read(t, path)
+			after, err := os.ReadFile(path)
+			if in[name] == nil && !os.IsNotExist(err) {
+				t.Errorf("the file install made is still there after uninstall: %q", after)
+			}
+			// A file that held nothing of ag's comes back byte for byte.
+			if d, err := Parse(in[name]); err == nil && in[name] != nil {
+				if st, _ := d.Status(s); st == provider.NotInstalled && !bytes.Equal(after, in[name]) {
+					t.Errorf("uninstall after install is not the file as it was:\n%s\nwant:\n%s", after, in[name])
+				}
+			}
 			if st, _ := Status(path, s); st.State != provider.NotInstalled {
 				t.Errorf("after uninstall: %v %v", st.State, st.Reasons)
 			}
@@ -489,7 +501,26 @@ func FuzzParse(f *testing.F) {
 		if st, why := d2.Status(s); st != provider.Installed {
 			t.Fatalf("after install: %v %v\n%s", st, why, out)
 		}
+		// Taking out what install put in gives back the bytes, for a file
+		// with nothing of ag's in it and no empty list or hooks object
+		// (those come back through the backup, see Uninstall).
+		d0, _ := Parse(data)
+		if st, _ := d0.Status(s); st != provider.NotInstalled || d0.canonical() != strings.TrimSpace(compactOf(data)) {
+			return
+		}
+		d2.Uninstall(s)
+		if back := d2.Bytes(); len(bytes.TrimSpace(data)) > 0 && !bytes.Equal(back, data) {
+			t.Fatalf("uninstall after install:\n%q\nwant\n%q", back, data)
+		}
 	})
+}
+
+func compactOf(data []byte) string {
+	var b bytes.Buffer
+	if json.Compact(&b, data) != nil {
+		return ""
+	}
+	return b.String()
 }
 
 func jsonEqual(a, b []byte) bool {

@@ -1,0 +1,94 @@
+package main
+
+import "github.com/agwatch/ag/cmd/internal/cli"
+
+// The texts of ag-keys' --help and --man.
+
+const help = `ag-keys answers an agent from outside its pane: it types approve, deny or a
+reply into the tmux pane, in the keys that agent takes, and refuses (exit
+1) when the answer no longer fits — the session moved on, the pane shows
+something else, the text is unsafe. With no action it performs the button
+presses ag-notify writes. It also jumps to the pane that waits for you,
+and prints or types the command lines that resume, start or fork agents.`
+
+var examples = []string{
+	"ag-keys approve --pane %3                  # allow the command Claude asks for",
+	"ag-tail --follow | ag-fold | ag-notify | ag-keys  # perform button presses",
+	"ag-keys spawn --prompt 'fix the test' --model opus  # print a command line",
+}
+
+const long = `## ACTIONS
+
+One word, then --pane:
+
+  approve        a permission wait: allow once (a plan wait: approve it)
+  deny           a permission wait: refuse (a plan wait: reject it)
+  plan-approve   a plan wait only (Claude: "2", never "1", auto mode)
+  plan-deny      a plan wait only
+  reply TEXT     a permission or plan wait: dismiss it and say TEXT (a
+                 deny with feedback); a question: the answer; done, idle
+                 or failed: TEXT at the prompt
+  answer TEXT    a question: the answer
+
+An action is refused (exit 1, with a keys event saying why) when --token
+no longer matches the session's state, the agent is not waiting for that
+kind of answer, the pane's foreground is a shell, an editor or a pager,
+or the text is unsafe for the agent. On a wait the pane is read first:
+the hook reports a plan or a question picker as a permission prompt, so
+the screen decides, and a pane showing the empty prompt or the agent at
+work refuses. A reply is made one line (control characters removed, at
+most 2000 characters); a leading / or ! gets a space in front for Claude
+(it would run a command or shell mode); Enter follows 150 ms later.
+
+With no word, ag-keys reads action events (from ag-notify) on stdin and
+performs each; each must quote the state's token. Every action writes one
+keys event: status sent, refused or error, the reason, and what was typed.
+
+## COMMANDS
+
+  focus           select --pane's window and pane (--client: switch that
+                  client to it); with --next-waiting, the next pane after
+                  --pane whose session waits, cycling; exit 1 when none;
+                  with --choose, a tmux menu of every agent session, most
+                  urgent first: picking one focuses its pane
+  resume          type the agent's resume command into --pane, at a POSIX
+                  shell (the session from the state file, or --agent and
+                  --session)
+  resume-command  print the resume command for --agent and --session
+  spawn           print the command that starts --agent with --prompt
+                  submitted (--fork SESSION: a fork of that session's
+                  history); with --pane, type it into that shell pane
+
+Command lines start with "command " (no alias or function of that name
+runs), put the prompt, id and path in POSIX single quotes, and take
+--model only as a plain word ([A-Za-z0-9._:/-]+, no leading -).
+
+## OTHER HOSTS, SIGNED ACTIONS
+
+ag-keys acts only on actions that name its host ($AG_HOST, else the
+system's name) or none; another host's are skipped without a word. The
+same action is performed once, across restarts too (keys-done beside the
+state file). For actions that crossed a network:
+
+  keygen FILE     write a new random key to FILE (0600, never over a file)
+  sign FILE       sign the action events on stdin (--host for those that
+                  name none); other lines pass through
+  --verify FILE   obey only actions signed with that key, for this host, at
+                  most --window old (or ahead), not performed before
+
+A key file that group or others may read is refused.
+
+` + cli.JQManual
+
+func program() cli.Program {
+	return cli.Program{Name: "ag-keys", Usage: "approve|deny|plan-approve|plan-deny --pane %ID [--token T]",
+		Synopsis: []string{
+			"reply|answer TEXT --pane %ID [--token T]",
+			"[--pass] < actions",
+			"focus [--next-waiting | --choose] [--pane %ID] [--client NAME]",
+			"resume --pane %ID | resume-command --session ID | spawn",
+			"keygen FILE | sign FILE < actions",
+		},
+		Short: "answer an agent by typing into its pane; resume, spawn and fork command lines",
+		Help:  help, Examples: examples, Long: long}
+}
