@@ -37,7 +37,8 @@ func (*Provider) spec(hook string) *flathooks.Spec {
 				{Key: "timeoutSec", Raw: json.RawMessage(strconv.Itoa(HookTimeout))},
 			}
 		},
-		Owns: owns,
+		Owns:     owns,
+		Comments: true, // Copilot reads settings.json as JSON with comments
 	}
 }
 

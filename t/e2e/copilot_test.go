@@ -103,7 +103,7 @@ func TestCopilot(t *testing.T) {
 	t.Parallel()
 	w := newCopilotWorld(t, true)
 	h := w.h
-	if st := h.Run(30*time.Second, Bin(t, "ag-hook"), "status", "--agent", "copilot"); !strings.HasPrefix(st, "copilot: Installed ("+filepath.Join(w.home, "settings.json")) {
+	if st := h.Run(30*time.Second, Bin(t, "ag-hook"), "status", "--agent", "copilot"); !strings.HasPrefix(st, "copilot: installed in "+filepath.Join(w.home, "settings.json")) {
 		t.Errorf("ag-hook status --agent copilot: %q", st)
 	}
 	w.start(t, "copilot")

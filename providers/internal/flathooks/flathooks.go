@@ -5,9 +5,10 @@
 //	Cursor       {"version": 1, "hooks": {"preToolUse": [{"command": "…"}]}}
 //
 // Only the "hooks" member is rewritten (hookjson.ReplaceMember keeps every
-// other byte of the file); inside it every event, and every handler that
-// is not ag's, is kept as read and in order. A file that is not JSON, or
-// whose hooks are not that shape, is refused and left alone.
+// other byte of the file, comments too where the agent reads them); inside
+// it every event, and every handler that is not ag's, is kept as read and
+// in order (comments in it are not). A file that is not JSON, or whose
+// hooks are not that shape, is refused and left alone.
 package flathooks
 
 import (
@@ -35,7 +36,14 @@ type Spec struct {
 	// Owns says whether a handler's command line is ag's for that event
 	// (another directory's ag-hook, an older install, still is).
 	Owns func(command, event string) bool
+	// Comments: the agent reads the file with // and /* */ comments
+	// (Copilot CLI's settings.json).
+	Comments bool
 }
+
+// format is how the file is read: hooks whole, comments as the agent
+// allows.
+func (s *Spec) format() hookjson.Format { return hookjson.Format{Comments: s.Comments, Flat: true} }
 
 // handler is one entry of an event's list, as read.
 type handler struct {
@@ -295,7 +303,7 @@ func Uninstall(ie provider.InstallEnv, path string, s *Spec) (provider.InstallRe
 // Status reads the file at path as it is on disk.
 func Status(path string, s *Spec) (provider.InstallStatus, error) {
 	st := provider.InstallStatus{Path: path}
-	raw, err := hookjson.ReadMember(path, "hooks")
+	raw, err := s.format().ReadMember(path, "hooks")
 	if err != nil {
 		return st, err
 	}
@@ -319,7 +327,7 @@ func edit(ie provider.InstallEnv, path string, s *Spec, first []hookjson.Member,
 		// Read the hooks through the loader that writes them (so a file
 		// that does not parse is refused the same way), staging nothing.
 		var d *doc
-		if _, err := hookjson.ReplaceMember(in, path, "hooks", func(old json.RawMessage) (json.RawMessage, []string, error) {
+		if _, err := s.format().ReplaceMember(in, path, "hooks", func(old json.RawMessage) (json.RawMessage, []string, error) {
 			var err error
 			d, err = parse(old, s)
 			return old, nil, err
@@ -337,11 +345,11 @@ func edit(ie provider.InstallEnv, path string, s *Spec, first []hookjson.Member,
 			return res, nil
 		}
 		for _, m := range first {
-			r, err := hookjson.ReplaceMember(in, path, m.Key, func(old json.RawMessage) (json.RawMessage, []string, error) {
+			r, err := s.format().ReplaceMember(in, path, m.Key, func(old json.RawMessage) (json.RawMessage, []string, error) {
 				if old != nil {
 					return old, nil, nil
 				}
-				return m.Raw, []string{fmt.Sprintf("+ %s: %s", m.Key, m.Raw)}, nil
+				return m.Raw, []string{fmt.Sprintf("~ %s: %s", m.Key, m.Raw)}, nil
 			})
 			if err != nil {
 				return res, err
@@ -352,7 +360,7 @@ func edit(ie provider.InstallEnv, path string, s *Spec, first []hookjson.Member,
 		if len(d.events) > 0 {
 			val = d.value()
 		}
-		r, err := hookjson.ReplaceMember(in, path, "hooks", func(json.RawMessage) (json.RawMessage, []string, error) {
+		r, err := s.format().ReplaceMember(in, path, "hooks", func(json.RawMessage) (json.RawMessage, []string, error) {
 			return val, actions, nil
 		})
 		if err != nil {
@@ -361,7 +369,7 @@ func edit(ie provider.InstallEnv, path string, s *Spec, first []hookjson.Member,
 		if len(first) == 0 {
 			// An uninstall that leaves what the file meant before ag:
 			// the user's own bytes back, their layout with them.
-			if err := original(tx, path); err != nil {
+			if err := original(tx, path, s.format()); err != nil {
 				return res, err
 			}
 		}
@@ -372,7 +380,7 @@ func edit(ie provider.InstallEnv, path string, s *Spec, first []hookjson.Member,
 
 // original stages the backup's bytes for path when they mean what the
 // staged file means (ag's edits re-indent the hooks they touch).
-func original(tx *configtx.Tx, path string) error {
+func original(tx *configtx.Tx, path string, f hookjson.Format) error {
 	backup, err := os.ReadFile(path + configtx.BackupSuffix)
 	if err != nil {
 		return nil // no backup: the file was ag's own
@@ -381,9 +389,22 @@ func original(tx *configtx.Tx, path string) error {
 	if err != nil {
 		return err
 	}
-	var a, b any
-	if json.Unmarshal(backup, &a) != nil || json.Unmarshal(now, &b) != nil || !reflect.DeepEqual(a, b) {
+	if !sameMeaning(f, backup, now) {
 		return nil
 	}
 	return tx.Write(path, backup)
+}
+
+// sameMeaning says whether two files hold the same JSON (comments aside).
+func sameMeaning(f hookjson.Format, x, y []byte) bool {
+	px, err := f.Plain(x)
+	if err != nil {
+		return false
+	}
+	py, err := f.Plain(y)
+	if err != nil {
+		return false
+	}
+	var a, b any
+	return json.Unmarshal(px, &a) == nil && json.Unmarshal(py, &b) == nil && reflect.DeepEqual(a, b)
 }

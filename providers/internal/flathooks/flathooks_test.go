@@ -304,3 +304,49 @@ func TestDryRun(t *testing.T) {
 		t.Error("a dry run wrote the file")
 	}
 }
+
+// TestComments: for an agent that reads comments (Copilot), a file with
+// them is edited: those outside "hooks" keep their bytes, the hooks
+// value is written without its own, and uninstall gives back the user's
+// file byte for byte.
+func TestComments(t *testing.T) {
+	const mine = `// my settings
+{
+  /* the banner */ "banner": "never",
+  "hooks": {
+    // audit every call
+    "preToolUse": [{"type": "command", "bash": "./audit.sh"}]
+  },
+  "model": "gpt-5" // pinned
+}
+`
+	s := copilotSpec()
+	s.Comments = true
+	path := file(t, []byte(mine))
+	res, err := Install(provider.InstallEnv{}, path, s)
+	if err != nil || !res.Changed || len(res.Actions) != 3 {
+		t.Fatalf("install: %+v %v", res, err)
+	}
+	got := string(read(t, path))
+	for _, want := range []string{"// my settings\n{\n  /* the banner */ \"banner\": \"never\",\n", `"model": "gpt-5" // pinned`, `"bash": "./audit.sh"`, `"'/opt/ag bin/ag-hook' copilot preToolUse"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("installed file lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "audit every call") {
+		t.Errorf("the hooks value kept a comment it was written without:\n%s", got)
+	}
+	if st, err := Status(path, s); err != nil || st.State != provider.Installed {
+		t.Errorf("status: %+v %v", st, err)
+	}
+	if _, err := Uninstall(provider.InstallEnv{}, path, s); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(read(t, path)); got != mine {
+		t.Errorf("uninstall left:\n%s\nwant the user's file back:\n%s", got, mine)
+	}
+	// Without Comments the same file is refused (TestRefuses).
+	if _, err := Status(path, copilotSpec()); err == nil {
+		t.Error("a spec without comments read a file with them")
+	}
+}

@@ -89,9 +89,16 @@ func EditMember(ie provider.InstallEnv, path, key string, change func(old json.R
 // whose hooks are not Claude's schema (Copilot's and Cursor's flat lists),
 // which the caller edits itself.
 func ReplaceMember(ie provider.InstallEnv, path, key string, change func(old json.RawMessage) (json.RawMessage, []string, error)) (provider.InstallResult, error) {
+	return Format{}.ReplaceMember(ie, path, key, change)
+}
+
+// ReplaceMember is ReplaceMember for a file in format f. With comments,
+// those outside the member keep their bytes; the member's value is written
+// without the ones it held.
+func (f Format) ReplaceMember(ie provider.InstallEnv, path, key string, change func(old json.RawMessage) (json.RawMessage, []string, error)) (provider.InstallResult, error) {
 	return ie.Edit(func(tx *configtx.Tx) (provider.InstallResult, error) {
 		res := provider.InstallResult{Path: path}
-		d, _, err := load(tx, path, Format{})
+		d, _, err := load(tx, path, f)
 		if err != nil {
 			return res, err
 		}
