@@ -31,9 +31,10 @@ var (
 //   - plan review: the row "Accept plan and continue in Interactive
 //     execution mode" (edits stay gated) moves with the recommended action,
 //     so the pane names the digit (Screens) and nothing is typed when it
-//     cannot; "Autopilot" approves every call and is never pressed. Escape turns the plan down and stays in
-//     plan mode; a reply is "Suggest changes", the last row, an inline
-//     text field like the permission's.
+//     cannot; "Autopilot" approves every call and is never pressed.
+//     Escape turns the plan down and stays in plan mode; a reply is
+//     "Suggest changes", the last row, an inline text field like the
+//     permission's.
 //   - question (ask_user): a form, its text field reached only through the
 //     choices it offers; Escape cancels it and the model goes on without
 //     an answer. No reply is offered.
