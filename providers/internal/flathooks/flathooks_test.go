@@ -350,3 +350,35 @@ func TestComments(t *testing.T) {
 		t.Error("a spec without comments read a file with them")
 	}
 }
+
+// FuzzInstall: whatever the file holds, install either refuses it and
+// leaves it byte for byte, or writes a file status calls installed, from
+// which uninstall takes every handler of ag's and nothing else.
+func FuzzInstall(f *testing.F) {
+	_, _, in := inputs(f)
+	for _, b := range in {
+		f.Add(b, false)
+	}
+	f.Add([]byte("// c\n{\"hooks\": {\"preToolUse\": [{\"bash\": \"x\"}]} /* d */}"), true)
+	f.Add([]byte(`{"version": 2, "hooks": {"stop": [{"command": "'/x/ag-hook' cursor"}]}}`), false)
+	f.Fuzz(func(t *testing.T, data []byte, comments bool) {
+		s := copilotSpec()
+		s.Comments = comments
+		path := file(t, data)
+		if _, err := Install(provider.InstallEnv{}, path, s); err != nil {
+			if got := read(t, path); !bytes.Equal(got, data) {
+				t.Fatalf("refused (%v) but changed:\n%q\n%q", err, data, got)
+			}
+			return
+		}
+		if st, err := Status(path, s); err != nil || st.State != provider.Installed {
+			t.Fatalf("after install: %+v %v\n%s", st, err, read(t, path))
+		}
+		if _, err := Uninstall(provider.InstallEnv{}, path, s); err != nil {
+			t.Fatalf("uninstall: %v", err)
+		}
+		if st, err := Status(path, s); err != nil || st.State != provider.NotInstalled {
+			t.Fatalf("after uninstall: %+v %v\n%s", st, err, read(t, path))
+		}
+	})
+}
