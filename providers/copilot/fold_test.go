@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,6 +108,55 @@ func TestReplay(t *testing.T) {
 	} {
 		if got := replay(t, name); strings.Join(got, ", ") != strings.Join(want, ", ") {
 			t.Errorf("%s:\n got %q\nwant %q", name, got, want)
+		}
+	}
+}
+
+// TestLateSessionStart: Copilot fires sessionStart with the first prompt,
+// and may fire it after userPromptSubmitted (and after the prompt's first
+// dialog): it names the session and never lowers the state.
+func TestLateSessionStart(t *testing.T) {
+	const sid = `"sessionId":"5b3fb863-fc1b-4b40-99b6-511921dc4d8b","cwd":"/w"`
+	t0 := time.UnixMilli(1796124436857)
+	hook := func(ms int, name, rest string) event.Event {
+		hc := provider.HookContext{Now: t0.Add(time.Duration(ms) * time.Millisecond), PID: 26179, TTY: "/dev/pts/0", Pane: "%3", Event: name}
+		evs, err := copilothook.Mapper{}.MapHook([]byte(`{`+sid+`,"timestamp":`+strconv.FormatInt(t0.UnixMilli()+int64(ms), 10)+rest+`}`), hc)
+		if err != nil || len(evs) != 1 {
+			t.Fatalf("%s: %v %v", name, evs, err)
+		}
+		return evs[0]
+	}
+	for name, tc := range map[string]struct {
+		evs  []event.Event
+		want string
+	}{
+		"after the prompt": {[]event.Event{
+			hook(0, "userPromptSubmitted", `,"prompt":"hi"`),
+			hook(5, "sessionStart", `,"source":"new","initialPrompt":"hi"`),
+		}, "working"},
+		"after the prompt's dialog": {[]event.Event{
+			hook(0, "userPromptSubmitted", `,"prompt":"RUN: ls"`),
+			hook(3, "notification", `,"message":"Run command: ls","title":"Permission needed","notification_type":"permission_prompt"`),
+			hook(9, "sessionStart", `,"source":"new","initialPrompt":"RUN: ls"`),
+		}, "waiting/permission"},
+		"before it": {[]event.Event{
+			hook(0, "sessionStart", `,"source":"resume"`),
+			hook(5, "userPromptSubmitted", `,"prompt":"hi"`),
+		}, "working"},
+	} {
+		f := fold.New(fold.Config{OneSession: func(string) bool { return true }})
+		var last event.Event
+		for i := range tc.evs {
+			for _, s := range f.Apply(&tc.evs[i]) {
+				last = s
+			}
+		}
+		got := last.Status
+		if last.Attention != "" {
+			got += "/" + last.Attention
+		}
+		if got != tc.want || last.Session != "5b3fb863-fc1b-4b40-99b6-511921dc4d8b" {
+			t.Errorf("%s: %s (session %q), want %s", name, got, last.Session, tc.want)
 		}
 	}
 }
