@@ -19,7 +19,8 @@ import (
 type batch struct {
 	events []event.Event
 	raws   [][]byte
-	lines  []int // each event's input line, for messages
+	keys   []uint64 // state.Key of each event, for the state file's mark
+	lines  []int    // each event's input line, for messages
 	err    error
 }
 
@@ -59,6 +60,7 @@ func (f *folder) read(ctx context.Context, stdin io.Reader, bad *int) <-chan *ba
 					b.err = err
 					break
 				}
+				b.keys = append(b.keys, state.Key(e.ID, line))
 				b.lines = append(b.lines, r.Line())
 				if f.opts.Pass {
 					raw := make([]byte, len(line)+1)
@@ -151,8 +153,8 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 			w.close()
 			return f.end(err)
 		}
-		// The state file: at once when the last write is --debounce old,
-		// else when the timer says so; a long burst still writes it as it goes.
+		// The state file: settleWrite after the first change, and at most
+		// every --debounce; a long burst still writes it as it goes.
 		if wait := f.save(false); wait > 0 && !armed {
 			debounce.Reset(wait)
 			armed = true
@@ -179,6 +181,9 @@ func (f *folder) apply(b *batch) []output {
 		if f.opts.Pass {
 			outs = append(outs, output{ev: &b.events[i], raw: b.raws[i], line: b.lines[i]})
 			idx = append(idx, -1)
+		}
+		if f.marked(&b.events[i], b.keys[i]) {
+			continue
 		}
 		for _, s := range f.fold.Apply(&b.events[i]) {
 			states = append(states, s)
@@ -270,30 +275,83 @@ func (w *writer) close() error {
 	return w.failed()
 }
 
+// settleWrite is how long after the first change the state file is
+// written: its readers (prompts, status lines) do not see the difference,
+// and tmux and stdout, which do, are told first rather than sharing the
+// moment with a large file being written.
+const settleWrite = 15 * time.Millisecond
+
 // save writes the state file when the states changed since the last write
 // and --debounce has passed (or force); else it returns how long to wait.
 func (f *folder) save(force bool) time.Duration {
-	if (f.path == "" && f.pub == nil) || f.fold.Changes() == f.written {
+	if (f.path == "" && f.pub == nil) || f.fold.Changes() == f.written && f.mark.written {
 		return 0
 	}
 	now := f.now()
-	if wait := f.opts.Debounce - now.Sub(f.lastWrite); !force && wait > 0 {
+	if f.pendingSince.IsZero() {
+		f.pendingSince = time.Now() // the machine's clock: a test's may stand still
+	}
+	if wait := max(f.opts.Debounce-now.Sub(f.lastWrite), settleWrite-time.Since(f.pendingSince)); !force && wait > 0 {
 		return wait
 	}
+	f.pendingSince = time.Time{}
 	changes := f.fold.Changes()
-	states := f.fold.States()
-	f.pub.offer(states)
+	if f.pub != nil {
+		f.pub.offer(f.fold.States())
+	}
 	var err error
 	if f.path != "" {
-		err = state.Write(f.path, now, f.keeper, states)
+		err = state.WriteLines(f.path, now, f.keeper, f.fold.SavedLines(&f.lines), f.mark.state())
 	}
 	f.lastWrite = now
 	f.stateFailed(err)
 	if err == nil {
-		f.written = changes
+		f.written, f.mark.written = changes, true
 		f.confirmed = time.Now()
 	}
 	return 0
+}
+
+// markState is what ties the state file to ag-tail's output (state.Mark):
+// the last mark event folded and the keys of the events folded since.
+type markState struct {
+	id      string
+	after   []uint64
+	full    bool // more than maxAfter since the mark: tied to nothing
+	written bool // the state file has it
+}
+
+// maxAfter bounds the keys kept after a mark; ag-tail marks its output
+// every few seconds while it writes, and once a minute when idle.
+const maxAfter = 16384
+
+// marked notes a mark (and reports it: there is nothing to fold), or an
+// event folded after one.
+func (f *folder) marked(e *event.Event, key uint64) bool {
+	m := &f.mark
+	if e.Kind == event.Mark {
+		if e.ID != m.id || len(m.after) > 0 || m.full {
+			m.id, m.after, m.full, m.written = e.ID, m.after[:0], false, false
+		}
+		return true
+	}
+	if m.id == "" || m.full {
+		return false
+	}
+	if len(m.after) == maxAfter {
+		m.full, m.after, m.written = true, m.after[:0], false
+		return false
+	}
+	m.after = append(m.after, key)
+	m.written = false
+	return false
+}
+
+func (m *markState) state() state.Mark {
+	if m.full {
+		return state.Mark{}
+	}
+	return state.Mark{ID: m.id, After: m.after}
 }
 
 // confirm touches the state file when this run has not written it for

@@ -27,10 +27,20 @@ import (
 	"github.com/agwatch/ag/cmd/internal/cli"
 )
 
+// memLimit is the heap size past which the runtime collects however
+// little time passed: well above what ag-fold keeps (a few MB, thousands
+// of sessions), well below the 64 MiB a pipeline stage may take.
+const memLimit = 40 << 20
+
 func main() {
 	// Every event read and state written is short-lived garbage over a
-	// live heap of a few MB (one state per session): collect less often.
+	// live heap of a few MB (one state per session): collect less often,
+	// but collect harder near memLimit, so a long-running pipeline stays
+	// small however much it replayed (GOMEMLIMIT, if set, decides).
 	debug.SetGCPercent(400)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memLimit)
+	}
 	ctx, exit := cli.Signals()
 	os.Exit(exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)))
 }

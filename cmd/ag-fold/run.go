@@ -53,11 +53,15 @@ type folder struct {
 	path      string     // state file; "" with --no-state
 	written   uint64     // fold.Changes() when the state file was last written
 	lastWrite time.Time
-	stateErr  string // last state-file error reported, so it is said once
-	stateBad  bool   // writing the state file failed at some point: exit 2
-	keeper    state.Writer
-	confirmed time.Time // the state file last written or touched (wall clock)
-	wrote     bool      // something reached stdout
+	// pendingSince is when the states changed first since the last write.
+	pendingSince time.Time
+	stateErr     string // last state-file error reported, so it is said once
+	stateBad     bool   // writing the state file failed at some point: exit 2
+	keeper       state.Writer
+	confirmed    time.Time      // the state file last written or touched (wall clock)
+	mark         markState      // what ties the state file to ag-tail's output
+	lines        fold.LineCache // the state file's lines, kept between writes
+	wrote        bool           // something reached stdout
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -68,6 +72,7 @@ func newFolder(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *f
 	f := &folder{
 		prog: program(),
 		env:  env, now: now, alive: newLiveness(), running: running,
+		mark: markState{written: true}, // tied to nothing until a mark comes
 	}
 	f.prog.Stdout, f.prog.Stderr = stdout, stderr
 	f.stdout = bufio.NewWriterSize(&countWriter{w: stdout, n: &f.wrote}, 64<<10)
@@ -93,7 +98,8 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		f.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
-	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone,
+	// --snapshot prints the last states only: none is made at each change.
+	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone, Quiet: f.opts.Snapshot,
 		OneSession: providers.OneSessionPerProcess, ManySessions: providers.ManySessionsPerProcess,
 		HookEnds: providers.HookEndsTurns, Estimate: providers.ApprovalEstimates(), Self: hostname.Of(f.env)})
 	f.path = f.opts.State
@@ -174,6 +180,9 @@ func (f *folder) claim() int {
 			f.prog.Errorf("%s is kept by another ag-fold (pid %d): not writing it (give --state FILE or --no-state)", f.path, old.Writer.PID)
 			f.path = ""
 		}
+	}
+	if f.path != "" && !f.opts.Snapshot {
+		state.KeepPrevious(f.path)
 	}
 	return cli.ExitOK
 }

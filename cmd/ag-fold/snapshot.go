@@ -59,6 +59,11 @@ func (f *folder) load(ctx context.Context, stdin io.Reader, quiet bool) (snapsho
 		kept, _ := j.Current(file)
 		j.Mark(file)
 		states := file.Sessions
+		for i := range states {
+			// What the fold keeps beyond a state (the file's "fold"
+			// member) is for a restarted ag-fold, not for readers.
+			states[i].Extra = nil
+		}
 		src := snapshotSource{states: states, kept: kept}
 		for i := range states {
 			src.places = append(src.places, cli.Place{What: f.path + ": session " + itoa(i+1)})

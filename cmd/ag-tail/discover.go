@@ -84,14 +84,14 @@ func (t *tail) units() []*unit {
 	}
 	var rest []*unit
 	for _, f := range t.transcripts() {
-		rest = append(rest, &unit{path: f.path, src: newSource(f.path, f.prov.NewTranscriptParser(f.path), f.root)})
+		rest = append(rest, &unit{path: f.path, src: newSource(f.path, f.prov, f.root)})
 	}
 	seen := map[string]bool{}
 	for _, p := range t.storeProviders() {
 		for _, path := range p.StorePaths(t.env) {
 			if path = filepath.Clean(path); !seen[path] {
 				seen[path] = true
-				rest = append(rest, &unit{path: path, store: &store{path: path, r: p.NewStoreReader(path)}})
+				rest = append(rest, &unit{path: path, store: &store{path: path, prov: p, r: p.NewStoreReader(path)}})
 			}
 		}
 	}
@@ -120,6 +120,7 @@ func (t *tail) once(ctx context.Context) error {
 			return
 		}
 		s := u.src
+		u.src = nil // read once: its parser can go
 		if err := s.open(); err != nil {
 			k.openFailed(s.path, err)
 			return

@@ -45,6 +45,11 @@ type follower struct {
 	reread   *time.Timer // the next store or whole file due
 	rereadOn bool
 	nextPoll time.Time // stores' slow timer
+
+	cursor    *cursor // nil: none kept (see cursor.go)
+	ckTimer   *time.Timer
+	ckOn      bool
+	cursorErr string // the last cursor error said
 }
 
 type movedSource struct {
@@ -81,12 +86,17 @@ func (t *tail) follow(ctx context.Context) error {
 	}
 	f.reread = time.NewTimer(time.Hour)
 	f.reread.Stop()
+	f.ckTimer = time.NewTimer(time.Hour)
+	f.ckTimer.Stop()
 	defer func() {
 		for _, s := range f.files {
 			s.close()
 		}
 		for _, st := range f.stores {
 			st.r.Close()
+		}
+		if f.cursor != nil {
+			f.cursor.close()
 		}
 	}()
 	spoolDir := paths.StateDir(t.env)
@@ -104,15 +114,26 @@ func (t *tail) follow(ctx context.Context) error {
 		}
 	}
 
-	// Watch first, then replay in the same order as --once, so nothing
-	// written in between is missed; then follow.
+	// Watch first, then replay in the same order as --once (or go on from
+	// the cursor), so nothing written in between is missed; then follow.
+	rp := f.startCursor()
 	for _, r := range f.roots {
 		f.setup(r, false)
 	}
-	if err := f.replayAll(ctx, units); err != nil {
+	if rp != nil {
+		err = f.resume(ctx, units, rp)
+	} else {
+		err = f.replayUnits(ctx, units, nil)
+	}
+	if err != nil {
 		return err
 	}
-	if err := f.flush(); err != nil {
+	if f.cursor != nil {
+		err = f.checkpoint()
+	} else {
+		err = f.flush()
+	}
+	if err != nil {
 		return err
 	}
 	f.nextPoll = time.Now().Add(t.storeEvery)
@@ -134,6 +155,11 @@ func (t *tail) follow(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
+			if f.cursor != nil && (f.cursor.dirty || f.wrote) && !f.asKilled {
+				// Stopped (SIGTERM): a last checkpoint, so ag-fold, which
+				// reads on to the end, ties its state file to all of it.
+				f.checkpoint()
+			}
 			return ctx.Err()
 		case ev, ok := <-w.Events:
 			if !ok {
@@ -154,6 +180,8 @@ func (t *tail) follow(ctx context.Context) error {
 			f.poll()
 		case <-f.reread.C:
 			f.rereadOn = false
+		case <-f.ckTimer.C:
+			f.ckOn = false
 		}
 		// Drain what is queued before flushing, so a burst is one write.
 		if len(w.Events) == 0 {
@@ -161,13 +189,17 @@ func (t *tail) follow(ctx context.Context) error {
 			if err := f.flush(); err != nil {
 				return err
 			}
+			if err := f.cursorDue(); err != nil {
+				return err
+			}
 		}
 	}
 }
 
-// replayAll reads what exists on every core, leaving each file open at
-// its end to follow it from there.
-func (f *follower) replayAll(ctx context.Context, units []*unit) error {
+// replayUnits reads what exists on every core, leaving each file open at
+// its end to follow it from there. resume, if given, goes on from the
+// cursor where it can; what it cannot is read as new.
+func (f *follower) replayUnits(ctx context.Context, units []*unit, resume func(*sink, *unit) bool) error {
 	for _, u := range units {
 		if s := u.src; s != nil {
 			if r := f.rootOf(s.path); r != nil {
@@ -176,9 +208,12 @@ func (f *follower) replayAll(ctx context.Context, units []*unit) error {
 		}
 	}
 	err := f.replay(ctx, units, func(k *sink, u *unit) {
+		if resume != nil && resume(k, u) {
+			return
+		}
 		if u.store != nil {
 			k.readStore(u.store)
-			u.store.last = time.Now()
+			u.store.last, u.store.readSince = time.Now(), true
 			return
 		}
 		s := u.src
@@ -207,7 +242,7 @@ func (f *follower) replayAll(ctx context.Context, units []*unit) error {
 		}
 	})
 	for _, u := range units {
-		if s := u.src; s != nil && (s.f != nil || s.whole != nil && s.info != nil) {
+		if s := u.src; s != nil && (s.f != nil || s.dormant || s.whole != nil && s.info != nil) {
 			f.files[s.path] = s
 		}
 	}
@@ -337,13 +372,14 @@ func (f *follower) track(p string, r *watchRoot) {
 	if r == nil {
 		return
 	}
+	f.touch()
 	if s := f.files[p]; s != nil {
 		f.readOrRestart(s)
 		return
 	}
 	var s *source
 	if r.prov != nil {
-		s = newSource(p, r.prov.NewTranscriptParser(p), &r.root)
+		s = newSource(p, r.prov, &r.root)
 	} else {
 		s = &source{path: p, root: &r.root}
 	}
@@ -379,10 +415,12 @@ func (f *follower) track(p string, r *watchRoot) {
 // readOrRestart reads new lines, starting over when the file was
 // truncated, and moving on to the new file when another took its name.
 func (f *follower) readOrRestart(s *source) {
+	f.touch()
 	if s.whole != nil {
 		f.dirty[s] = true
 		return
 	}
+	f.wakeOrRenew(s)
 	if s.replaced() {
 		f.retire(s)
 		delete(f.files, s.path)
@@ -402,7 +440,9 @@ func (f *follower) readOrRestart(s *source) {
 // retire reads what a file still holds and puts it aside by identity, in
 // case it shows up again under another name.
 func (f *follower) retire(s *source) {
+	f.wakeOrRenew(s)
 	f.live.read(s)
+	s.keepTail()
 	s.close()
 	f.moved[fileKey(s.info)] = movedSource{s, time.Now()}
 }
@@ -451,6 +491,7 @@ func (f *follower) event(ev fsnotify.Event) {
 			return
 		}
 		delete(f.files, p)
+		f.touch()
 		if s.whole != nil {
 			delete(f.dirty, s)
 			f.gone[p] = movedSource{s, time.Now()}
@@ -460,8 +501,16 @@ func (f *follower) event(ev fsnotify.Event) {
 			f.retire(s)
 			return
 		}
+		f.wakeOrRenew(s)
 		f.live.read(s) // the open file still holds what was written last
 		s.close()
+	}
+}
+
+// touch notes that the cursor may be behind what the follower knows.
+func (f *follower) touch() {
+	if f.cursor != nil {
+		f.cursor.dirty = true
 	}
 }
 
@@ -471,7 +520,7 @@ func (f *follower) rereadDue() {
 	now := time.Now()
 	if len(f.stores) > 0 && !now.Before(f.nextPoll) {
 		for _, st := range f.stores {
-			st.dirty = true
+			st.dirty = st.dirty || st.exists
 		}
 		f.nextPoll = now.Add(f.storeEvery)
 	}
@@ -494,8 +543,8 @@ func (f *follower) rereadDue() {
 	}
 	for _, st := range f.stores {
 		if st.dirty && now.Sub(st.last) >= minReread {
-			st.dirty, st.last = false, now
-			f.live.readStore(st)
+			st.dirty, st.last, st.readSince = false, now, true
+			f.live.readStore(st) // what it writes is news for the cursor; a read that finds nothing is not
 		}
 	}
 	f.armReread()
@@ -518,8 +567,11 @@ func (f *follower) armReread() {
 			due(st.last.Add(minReread))
 		}
 	}
-	if len(f.stores) > 0 {
-		due(f.nextPoll)
+	for _, st := range f.stores {
+		if st.exists { // the slow timer, for a database there is
+			due(f.nextPoll)
+			break
+		}
 	}
 	if f.rereadOn {
 		f.reread.Stop()

@@ -16,11 +16,20 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 )
 
+// memLimit is the heap size past which the runtime collects harder: above
+// what a follower keeps (its files' parsers, the meter ids, the read-ahead
+// of a replay), below the 64 MiB a pipeline stage may take.
+const memLimit = 40 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memLimit)
+	}
 	ctx, exit := cli.Signals()
 	os.Exit(exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)))
 }

@@ -22,6 +22,7 @@ import (
 type options struct {
 	Once   bool   `long:"once" description:"read what is there, then exit (the default)"`
 	Follow bool   `long:"follow" short:"f" description:"read what is there, then follow as agents write"`
+	Replay bool   `long:"replay" description:"with --follow: read the whole history again, not only what came since the last run" man:"a restarted --follow otherwise goes on from its cursor (README, Restarts)"`
 	Since  string `long:"since" value-name:"DURATION" description:"only events newer: 90s, 15m, 24h, 7d" man:"with --follow, files not written since are followed from their end"`
 	Agent  string `long:"agent" value-name:"NAME" description:"only this agent's (claude, codex, …)"`
 	cli.Filter
@@ -38,16 +39,25 @@ type tail struct {
 
 	provs      []provider.Provider
 	storeEvery time.Duration // the stores' slow timer (storePoll)
-	buf        *lineBuffer
-	outs       sync.Pool    // of *out
-	stop       *atomic.Bool // set while a replay runs: tells its readers to end
+	// cursorEvery is how often, at most, the cursor is written (tests
+	// make it short).
+	cursorEvery time.Duration
+	asKilled    bool // tests: at the end write nothing more, as kill -9 would
+	buf         *lineBuffer
+	outs        sync.Pool    // of *out
+	stop        *atomic.Bool // set while a replay runs: tells its readers to end
 
 	// Meters counted, across files (ids hashed): a response copied into
 	// another file counts once. newMeters are those added since the
 	// cursor last saved them.
-	meters    map[uint64]struct{}
-	newMeters []uint64
-	err       error // first write error; ends the run
+	meters     map[uint64]struct{}
+	newMeters  []uint64
+	saveMeters bool // a cursor keeps them
+	// skip are the events (state.Key, how many times) ag-fold folded
+	// after the mark a restart resumes from: left out while it replays.
+	skip  map[uint64]int
+	wrote bool  // output since the cursor's last checkpoint
+	err   error // first write error; ends the run
 
 	ctx      context.Context // the run's: a signal stops a --where/--jq midway
 	reported int             // problems said on stderr: --once then exits 2
@@ -65,7 +75,7 @@ func newTail(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *tai
 			p.Stdout, p.Stderr = stdout, stderr
 			return p
 		}(),
-		env: env, now: now, provs: providers.All(), storeEvery: storePoll, meters: map[uint64]struct{}{},
+		env: env, now: now, provs: providers.All(), storeEvery: storePoll, cursorEvery: cursorEvery, meters: map[uint64]struct{}{},
 	}
 	t.buf = &lineBuffer{w: stdout}
 	return t

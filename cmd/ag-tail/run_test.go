@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -21,7 +22,12 @@ type fixture struct {
 	home, ag, cfg  string
 	now            time.Time
 	stdout, stderr syncBuffer
+	ckEvery        time.Duration // the followers' cursorEvery, else testCursorEvery
+	graceful       bool          // followers stop as on SIGTERM, not as on kill -9
 }
+
+// testCursorEvery is the tests' cursorEvery.
+const testCursorEvery = 100 * time.Millisecond
 
 func newFixture(t *testing.T) *fixture {
 	d := t.TempDir()
@@ -74,7 +80,7 @@ func (f *fixture) events() []string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimSpace(f.stdout.String()), "\n") {
 		var e event.Event
-		if l == "" || event.Decode([]byte(l), &e) != nil {
+		if l == "" || event.Decode([]byte(l), &e) != nil || e.Kind == event.Mark || e.Kind == event.State {
 			continue
 		}
 		out = append(out, e.Kind+"@"+e.Session[:min(4, len(e.Session))])
@@ -172,6 +178,8 @@ func (f *fixture) follow(args ...string) {
 func (f *fixture) followWith(tl *tail, args ...string) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
+	tl.cursorEvery = cmp.Or(f.ckEvery, testCursorEvery)
+	tl.asKilled = !f.graceful
 	go func() {
 		done <- tl.main(ctx, append([]string{"--follow"}, args...))
 	}()

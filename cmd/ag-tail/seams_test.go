@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,7 +77,7 @@ func (f *fixture) texts() []string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimSpace(f.stdout.String()), "\n") {
 		var e event.Event
-		if l != "" && event.Decode([]byte(l), &e) == nil {
+		if l != "" && event.Decode([]byte(l), &e) == nil && e.Kind != event.Mark && e.Kind != event.State {
 			out = append(out, e.Session+":"+e.Text)
 		}
 	}
@@ -373,5 +374,43 @@ func TestForeignFile(t *testing.T) {
 	}
 	if strings.Count(e, "\n") != 4 {
 		t.Errorf("stderr:\n%s", e)
+	}
+}
+
+// slow is a fake agent whose parser takes a while a line.
+type slow struct{ dir string }
+
+func (s *slow) ID() string   { return "slow" }
+func (s *slow) Name() string { return "Slow" }
+func (s *slow) TranscriptRoots(provider.Env) []provider.Root {
+	return []provider.Root{{Dir: s.dir, Globs: []string{"*.log"}}}
+}
+func (s *slow) NewTranscriptParser(string) provider.TranscriptParser { return slowParser{} }
+
+type slowParser struct{}
+
+func (slowParser) Reset() {}
+func (slowParser) Parse([]byte, func(*event.Event)) error {
+	time.Sleep(5 * time.Millisecond)
+	return nil
+}
+
+// TestOnceStopsWhenAsked: Ctrl-C or SIGTERM ends a replay at once, in the
+// middle of a file and on every core, with the interrupted exit status.
+func TestOnceStopsWhenAsked(t *testing.T) {
+	f := newFixture(t)
+	sl := &slow{dir: f.home + "/slow"}
+	for i := range 4 {
+		f.write(fmt.Sprintf("%s/%d.log", sl.dir, i), strings.Repeat("{}\n", 2000)) // 10 s each
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	code := f.tail(sl).main(ctx, []string{"--once"})
+	if code != cli.ExitInterrupted {
+		t.Errorf("exit %d, want %d", code, cli.ExitInterrupted)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("stopped after %s", d)
 	}
 }

@@ -7,24 +7,27 @@ import (
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/state"
 )
 
 // out is what reading produced, in order: event lines (filtered and
 // encoded) and error messages. Meters are marked by their byte span, so
 // the writer can drop one that an earlier file already counted: that
 // decision needs the files in order, everything else can be done on any
-// core.
+// core. While a restart skips what ag-fold already folded, every event
+// is marked.
 type out struct {
-	buf    []byte
-	meters []meterAt
-	msgs   []msgAt
+	buf   []byte
+	spans []span
+	msgs  []msgAt
 }
 
-// meterAt is a meter's id (hashed) and the bytes --where/--jq made of it
-// (none when they dropped it: it still counts as seen).
-type meterAt struct {
-	id         uint64
+// span is the bytes --where/--jq made of one event (none when they
+// dropped it: a meter still counts as seen).
+type span struct {
 	start, end int
+	meter      uint64 // a meter's id (state.Key), 0: not a meter with an id
+	key        uint64 // the event's state.Key, 0: not checked against the skip set
 }
 
 // msgAt is an error message, said when the writer reaches byte at.
@@ -34,7 +37,7 @@ type msgAt struct {
 }
 
 func (o *out) reset() {
-	o.buf, o.meters, o.msgs = o.buf[:0], o.meters[:0], o.msgs[:0]
+	o.buf, o.spans, o.msgs = o.buf[:0], o.spans[:0], o.msgs[:0]
 }
 
 // outMax is how much a sink gathers before handing it on.
@@ -93,8 +96,15 @@ func (k *sink) emit(e *event.Event) {
 			k.t.failed.Add(1)
 		}
 	}
+	sp := span{start: start, end: len(o.buf)}
 	if e.Kind == event.Meter && e.ID != "" {
-		o.meters = append(o.meters, meterAt{idHash(e.ID), start, len(o.buf)})
+		sp.meter = state.Key(e.ID, nil)
+	}
+	if t.skip != nil && sp.end > sp.start {
+		sp.key = state.Key(e.ID, o.buf[sp.start:sp.end-1])
+	}
+	if sp.meter != 0 || sp.key != 0 {
+		o.spans = append(o.spans, sp)
 	}
 	if len(o.buf) >= outMax {
 		k.flush()
@@ -130,17 +140,29 @@ func (t *tail) commit(o *out) {
 		t.write(o.buf[pos:upTo])
 		pos = upTo
 	}
-	for _, m := range o.meters {
-		write(m.start)
-		if _, dup := t.meters[m.id]; dup {
-			pos = m.end
+	for _, sp := range o.spans {
+		write(sp.start)
+		if sp.meter != 0 {
+			if _, dup := t.meters[sp.meter]; dup {
+				pos = sp.end
+				continue
+			}
+			t.meters[sp.meter] = struct{}{}
+			if t.saveMeters {
+				t.newMeters = append(t.newMeters, sp.meter)
+			}
+		}
+		if sp.key != 0 && t.skip[sp.key] > 0 {
+			t.skip[sp.key]-- // ag-fold has it: folded before the restart
+			pos = sp.end
 			continue
 		}
-		t.meters[m.id] = struct{}{}
-		t.newMeters = append(t.newMeters, m.id)
-		write(m.end)
+		write(sp.end)
 	}
 	write(len(o.buf))
+	if len(o.buf) > 0 {
+		t.wrote = true
+	}
 	t.putOut(o)
 }
 
@@ -166,15 +188,4 @@ func (t *tail) putOut(o *out) {
 	}
 	o.reset()
 	t.outs.Put(o)
-}
-
-// idHash is a meter id as the set of counted meters keeps it: FNV-1a, 64
-// bits (the same in every run, so the set can be saved with the cursor).
-func idHash(id string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(id); i++ {
-		h ^= uint64(id[i])
-		h *= 1099511628211
-	}
-	return h
 }

@@ -19,6 +19,7 @@ import (
 // each time it changed.
 type source struct {
 	path   string
+	prov   provider.Transcripts      // nil for the spool
 	parser provider.TranscriptParser // nil for the spool
 	whole  provider.WholeFileParser  // parser, when it reads whole files
 	root   *provider.Root            // the root it was found under (nil for the spool)
@@ -30,6 +31,17 @@ type source struct {
 	buf      []byte      // read but not yet handed on: a partial line
 	skipping bool        // inside a line too long to keep
 	ev       event.Event // spool decoding
+	// muteTo: lines up to this offset are handed to the parser with
+	// nothing emitted or said (a restart teaching a parser that has no
+	// checkpoint what it knew).
+	muteTo int64
+	tail   uint64 // tailHash at off, kept when the file is closed
+	// dormant: a restart found the file as its checkpoint left it, and
+	// opens it (wake) only when it changes; saved is its parser's
+	// checkpoint until then.
+	dormant  bool
+	saved    []byte
+	hasSaved bool
 
 	// What has been said about bad lines: a file that is not JSON Lines
 	// at all gets one message, and a run of bad lines one each.
@@ -46,14 +58,21 @@ type source struct {
 	retry      bool
 }
 
-func newSource(path string, p provider.TranscriptParser, root *provider.Root) *source {
-	s := &source{path: path, parser: p, root: root}
-	s.whole, _ = p.(provider.WholeFileParser)
+func newSource(path string, prov provider.Transcripts, root *provider.Root) *source {
+	s := &source{path: path, prov: prov, parser: prov.NewTranscriptParser(path), root: root}
+	s.whole, _ = s.parser.(provider.WholeFileParser)
 	return s
 }
 
+// keepTail notes the hash of the bytes before off, before the file closes.
+func (s *source) keepTail() {
+	if s.f != nil && s.off > 0 {
+		s.tail, _ = tailHash(s.f, s.off)
+	}
+}
+
 const (
-	chunk   = 1 << 20
+	chunk   = 256 << 10 // what one read(2) asks for: a buffer that stays in the cache
 	maxLine = cli.MaxLine
 )
 
@@ -186,7 +205,17 @@ func (k *sink) lines(s *source, b []byte) []byte {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
+		if s.muteTo > 0 {
+			if s.off+int64(start) <= s.muteTo {
+				k.handleMuted(s, line)
+				continue
+			}
+			s.muteTo = 0
+		}
 		k.handle(s, line)
+		if k.t.stopped() {
+			return b[:0] // told to end (a replay only): what is left is not read
+		}
 	}
 	s.off += int64(start)
 	rest := copy(b, b[start:])
@@ -233,6 +262,14 @@ func (k *sink) handle(s *source, line []byte) {
 		return
 	}
 	s.lastBad = false
+}
+
+// handleMuted hands a line to the parser and lets nothing out.
+func (k *sink) handleMuted(s *source, line []byte) {
+	if s.parser != nil {
+		s.parser.Parse(line, discard)
+	}
+	s.started = s.started || len(bytes.TrimSpace(line)) > 0
 }
 
 // bad reports a bad line: the first of a run of them, unless the file is

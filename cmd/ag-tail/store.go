@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
@@ -9,17 +10,22 @@ import (
 
 // store is one database a provider.Stores agent keeps its sessions in.
 type store struct {
-	path    string
-	r       provider.StoreReader
-	last    time.Time // when it was last read
-	dirty   bool      // one of its files changed since
-	lastErr string    // the last error said, so it is said once
+	path      string
+	prov      provider.Stores
+	r         provider.StoreReader
+	readSince bool      // read since the cursor's last checkpoint
+	exists    bool      // its database was there at the last read
+	last      time.Time // when it was last read
+	dirty     bool      // one of its files changed since
+	lastErr   string    // the last error said, so it is said once
 }
 
 // readStore emits what the store recorded since it was last read.
 func (k *sink) readStore(st *store) {
 	k.at = cli.Place{Name: st.path}
-	err := st.r.Read(k.emit)
+	_, err := os.Stat(st.path)
+	st.exists = err == nil
+	err = st.r.Read(k.emit)
 	if err == nil {
 		st.lastErr = ""
 		return

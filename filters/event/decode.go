@@ -2,7 +2,6 @@ package event
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/agwatch/ag/filters/jsonscan"
 )
@@ -12,10 +11,13 @@ import (
 // under one (see BenchmarkDecode). It knows exactly the protocol's members;
 // anything else is kept verbatim in Extra.
 
-// Decode parses one line into e, replacing its contents.
+// Decode parses one line into e, replacing its contents. A reader that
+// decodes line after line into the same e allocates nothing for the
+// members that repeat from one event to the next (session, cwd,
+// transcript, ...): e's old strings are kept when the bytes are the same.
 func Decode(line []byte, e *Event) error {
+	d := decoder{Scanner: jsonscan.Scanner{B: line}, prev: sticky{e.Session, e.Cwd, e.Branch, e.Transcript, e.Run, e.Model, e.Host, e.TTY, e.Pane}}
 	*e = Event{}
-	d := decoder{jsonscan.Scanner{B: line}}
 	d.Space()
 	if d.Peek() != '{' {
 		return d.Errorf("not a JSON object")
@@ -31,7 +33,18 @@ func Decode(line []byte, e *Event) error {
 }
 
 // decoder is the event codec's scanner: jsonscan's, with strings interned.
-type decoder struct{ jsonscan.Scanner }
+type decoder struct {
+	jsonscan.Scanner
+	prev sticky
+}
+
+// sticky are the members an event most often shares with the one before.
+type sticky struct{ session, cwd, branch, transcript, run, model, host, tty, pane string }
+
+// same decodes a string, which is old's value again if the bytes are.
+func (d *decoder) same(old string) (string, error) {
+	return d.strOr(old)
+}
 
 // SyntaxError is a decoding error with the byte offset where it happened.
 type SyntaxError = jsonscan.SyntaxError
@@ -42,7 +55,7 @@ type SyntaxError = jsonscan.SyntaxError
 var interned = [...]string{
 	"Bash", "Edit", "Read", "Write", "action", "antigravity", "claude", "codex", "copilot",
 	"cursor", "done", "failed", "fold", "gemini", "gone", "hook", "host.down", "idle", "interrupt",
-	"keys", "log", "meter", "notify", "omp", "opencode", "pane", "permission", "pi", "plan",
+	"keys", "log", "mark", "meter", "notify", "omp", "opencode", "pane", "permission", "pi", "plan",
 	"proc", "proc.down", "proc.up", "question", "session.end", "session.start", "state",
 	"statusline", "tool.end", "tool.start", "turn.end", "turn.fail", "turn.start", "wait",
 	"wait.end", "waiting", "working",
@@ -66,7 +79,11 @@ func intern(raw []byte) (string, bool) {
 }
 
 // str decodes a JSON string value.
-func (d *decoder) str() (string, error) {
+func (d *decoder) str() (string, error) { return d.strOr("") }
+
+// strOr is str, giving old itself when the value is old written plainly
+// (no escapes): a string the event before had, not allocated again.
+func (d *decoder) strOr(old string) (string, error) {
 	if d.Peek() != '"' {
 		if d.Literal("null") {
 			return "", nil
@@ -77,6 +94,9 @@ func (d *decoder) str() (string, error) {
 	raw, special, err := d.RawString()
 	if err != nil {
 		return "", err
+	}
+	if !special && old != "" && string(raw) == old {
+		return old, nil
 	}
 	if special {
 		return jsonscan.Unquote(raw, start+1)
@@ -95,7 +115,7 @@ func (d *decoder) time() (Time, error) {
 	if err != nil || s == "" {
 		return Time{}, err
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+	t, err := ParseTime(s)
 	if err != nil {
 		return Time{}, &SyntaxError{Offset: start, Msg: fmt.Sprintf("bad time %q: want RFC 3339", s)}
 	}
@@ -115,27 +135,27 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 	case "agent":
 		e.Agent, err = d.str()
 	case "session":
-		e.Session, err = d.str()
+		e.Session, err = d.same(d.prev.session)
 	case "src":
 		e.Src, err = d.str()
 	case "id":
 		e.ID, err = d.str()
 	case "run":
-		e.Run, err = d.str()
+		e.Run, err = d.same(d.prev.run)
 	case "pid":
 		var n int64
 		n, err = d.Int()
 		e.PID = int(n)
 	case "tty":
-		e.TTY, err = d.str()
+		e.TTY, err = d.same(d.prev.tty)
 	case "pane":
-		e.Pane, err = d.str()
+		e.Pane, err = d.same(d.prev.pane)
 	case "host":
-		e.Host, err = d.str()
+		e.Host, err = d.same(d.prev.host)
 	case "cwd":
-		e.Cwd, err = d.str()
+		e.Cwd, err = d.same(d.prev.cwd)
 	case "branch":
-		e.Branch, err = d.str()
+		e.Branch, err = d.same(d.prev.branch)
 	case "tool":
 		e.Tool, err = d.str()
 	case "tool_id":
@@ -149,7 +169,7 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 	case "argv0":
 		e.Argv0, err = d.str()
 	case "transcript":
-		e.Transcript, err = d.str()
+		e.Transcript, err = d.same(d.prev.transcript)
 	case "sub":
 		e.Sub, err = d.str()
 	case "prompt":
@@ -163,7 +183,7 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 	case "ref":
 		e.Ref, err = d.str()
 	case "model":
-		e.Model, err = d.str()
+		e.Model, err = d.same(d.prev.model)
 	case "tokens":
 		if d.Literal("null") {
 			return nil

@@ -156,6 +156,9 @@ func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) && safe8(s[i:i+8]) {
+			i += 8
+		}
 		for i < len(s) && safe[s[i]] {
 			i++
 		}
@@ -193,6 +196,17 @@ func appendQuoted(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// safe8 reports whether all 8 bytes of s are safe, a word at a time: none
+// below 0x20, none '"' or '\\', none past ASCII.
+func safe8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	low := (x - ones*0x20) &^ x & highs
+	return (low | zero(x^(ones*'"')) | zero(x^(ones*'\\')) | x&highs) == 0
 }
 
 // appendTime writes t in Layout (UTC, milliseconds) without going through

@@ -39,6 +39,10 @@ const (
 	Action = "action"
 	Keys   = "keys"
 
+	// Mark is a point in ag-tail's output that its cursor can resume
+	// from: ag-fold ties its state file to the last one it folded.
+	Mark = "mark"
+
 	// HostDown says the link to a host's stream is down (ssh exited, the
 	// broker lost the host's publisher): its states are stale until it
 	// speaks again.
@@ -47,7 +51,7 @@ const (
 
 // Kinds lists every kind this version knows, in documentation order.
 var Kinds = []string{SessionStart, SessionEnd, TurnStart, ToolStart, ToolEnd, Wait, WaitEnd,
-	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys, HostDown}
+	TurnEnd, TurnFail, Interrupt, Meter, ProcUp, ProcDown, State, Notify, Action, Keys, Mark, HostDown}
 
 // Sources: who observed an event.
 const (

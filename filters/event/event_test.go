@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestDecodeRoundTrip(t *testing.T) {
@@ -149,6 +150,8 @@ func FuzzDecode(f *testing.F) {
 		`{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"meter","x":{"a":[1,{"b":null}]},"tokens":{"in":1},"limits":[{"window":"5h","used_pct":1.5}]}`,
 		`{"text":"\ud83d\ude00 \u00e9 \n","cost_usd":1e3,"gen":-1}`,
 		`{"v":1,"context":{"used":1,"size":2,"left_pct":3},"since":"2026-01-01T00:00:00Z"}`,
+		`{"session":"a\b","cwd":"/w","transcript":"t\"","run":"\u0001","branch":"/w"}`,
+		`{"session":"a\\b","cwd":"/w\"","transcript":"t\"","run":"\u0001","model":"m"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -156,6 +159,15 @@ func FuzzDecode(f *testing.F) {
 		var e Event
 		if Decode(in, &e) != nil {
 			return
+		}
+		// Decoded after another event into the same e (whose strings it
+		// may keep), the same event.
+		for _, before := range []string{`{"session":"a\\b","cwd":"/w","transcript":"t\"","run":"\u0001"}`, string(in)} {
+			var e3 Event
+			Decode([]byte(before), &e3)
+			if err := Decode(in, &e3); err != nil || string(Marshal(&e3)) != string(Marshal(&e)) {
+				t.Fatalf("after %s, %s decodes as %s, alone as %s (%v)", before, in, Marshal(&e3), Marshal(&e), err)
+			}
 		}
 		out := Marshal(&e)
 		if !stdjson.Valid(out) {
@@ -240,4 +252,44 @@ func TestInterned(t *testing.T) {
 			t.Errorf("intern(%q) found", s)
 		}
 	}
+}
+
+func FuzzParseTime(f *testing.F) {
+	for _, s := range []string{"2026-11-20T10:00:01.000Z", "2026-11-20T10:00:01Z", "2026-02-29T10:00:01.5Z", "2024-02-29T23:59:59.123456789Z",
+		"2026-11-20T10:00:01.0000000000Z", "2026-11-20T10:00:01+01:00", "2026-13-01T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-20T24:00:00Z",
+		"2026-11-20T10:00:60Z", "2026-11-20T10:00:01.Z", "-026-11-20T10:00:01Z", "2026-11-20t10:00:01Z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, werr := time.Parse(time.RFC3339Nano, s)
+		got, gerr := ParseTime(s)
+		if (werr == nil) != (gerr == nil) || !got.Equal(want) || got.Location().String() != want.Location().String() {
+			t.Errorf("ParseTime(%q) = %v, %v; time.Parse: %v, %v", s, got, gerr, want, werr)
+		}
+	})
+}
+
+func FuzzQuoted(f *testing.F) {
+	for _, s := range []string{"", "plain ascii text of some length", "tab\there", `a"b\c`, "é ü 😀", "\x00\x1f\x7f\x80\xff", "12345678\"12345678\\"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []byte
+		want = append(want, '"')
+		for i := 0; i < len(s); i++ { // byte by byte, as before safe8
+			if !safe[s[i]] {
+				want = nil
+				break
+			}
+			want = append(want, s[i])
+		}
+		got := appendQuoted(nil, s)
+		if want != nil && string(got) != string(append(want, '"')) {
+			t.Fatalf("appendQuoted(%q) = %s", s, got)
+		}
+		var back string
+		if err := stdjson.Unmarshal(got, &back); err != nil || (utf8.ValidString(s) && back != s) {
+			t.Fatalf("appendQuoted(%q) = %s reads back as %q (%v)", s, got, back, err)
+		}
+	})
 }

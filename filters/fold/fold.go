@@ -57,6 +57,11 @@ type Config struct {
 	// time; only then does a new session in a process end the one before
 	// and take on the window it declared. nil: no agent does.
 	OneSession func(agent string) bool
+	// Quiet: Apply and Tick say which sessions changed (agent, session,
+	// pane and host only), not their states; only the last ones count
+	// (States, Saved), so a session's state is made once, not at every
+	// change (ag-fold --snapshot).
+	Quiet bool
 	// ManySessions says whether an agent's one process hosts several
 	// live sessions at once (OpenCode's server); while more than one of
 	// them waits, each of those waits is ambiguous (see many.go). nil: no
@@ -153,7 +158,9 @@ func (f *Folder) States() []event.Event {
 	keys := f.keys()
 	out := make([]event.Event, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, f.sessions[k].view())
+		s := f.sessions[k]
+		s.settle()
+		out = append(out, s.view())
 	}
 	return out
 }
@@ -267,8 +274,13 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 			f.remote(host, e)
 			return f.out
 		}
-		f.restore(e)
-		return nil
+		// A restored state is news to the readers downstream (a
+		// restarted pipeline's tmux options and notifier), as the
+		// replay it stands for would have been.
+		if s := f.restore(e); s != nil {
+			f.out = append(f.out, s.view())
+		}
+		return f.out
 	case event.HostDown:
 		if host != "" {
 			f.hostDown(host, e)
@@ -312,10 +324,17 @@ func (f *Folder) drop(k key) {
 }
 
 func (f *Folder) flush(s *session, at time.Time) {
-	if s.dirty {
-		f.out = append(f.out, s.emit(at))
-		f.changes++
+	if !s.dirty {
+		return
 	}
+	f.changes++
+	if f.cfg.Quiet {
+		s.putOff(at)
+		st := &s.st // who changed, not how: the state is made when asked for
+		f.out = append(f.out, event.Event{V: event.Version, Kind: event.State, Agent: st.Agent, Session: st.Session, Pane: st.Pane, Host: st.Host})
+		return
+	}
+	f.out = append(f.out, s.emit(at))
 }
 
 // host is the key's host for e ("" for this machine's), and stamps this
@@ -350,16 +369,18 @@ func (f *Folder) procDown(host string, e *event.Event) {
 
 // restore takes a state event in (a state file or ag-fold's own output fed
 // back), unless the fold already knows something newer.
-func (f *Folder) restore(e *event.Event) {
+func (f *Folder) restore(e *event.Event) *session {
 	if e.Session == "" && e.Pane == "" {
-		return
+		return nil
 	}
 	k := sessionKey("", e.Agent, e.Session)
 	if e.Session == "" {
 		k = paneKey("", e.Pane)
 	}
-	if s := f.sessions[k]; s != nil && !e.T.After(s.st.T.Time) {
-		return
+	if s := f.sessions[k]; s != nil {
+		if s.settle(); !e.T.After(s.st.T.Time) {
+			return nil
+		}
 	}
 	if f.sessions[k] == nil && e.Session == "" {
 		f.loose++
@@ -368,6 +389,7 @@ func (f *Folder) restore(e *event.Event) {
 	s.restore(e)
 	f.sessions[k] = s
 	f.changes++
+	return s
 }
 
 // Tick applies what time alone decides at now: a hook's wait the pane saw

@@ -21,18 +21,20 @@ type want struct {
 	pending                       int
 }
 
-// TestRules has one case per hard case of the fold rules: each is a run of
-// observations and the state claude/s1 must end in.
-func TestRules(t *testing.T) {
+// ruleCase is a run of observations and the state claude/s1 must end in.
+type ruleCase struct {
+	name  string
+	steps []*event.Event
+	want  want
+}
+
+// ruleCases has one case per hard case of the fold rules.
+func ruleCases() []ruleCase {
 	perm := func(sec float64, opts ...opt) *event.Event {
 		return ev(event.Wait, hook, sec, append([]opt{attn(event.AttnPermission)}, opts...)...)
 	}
 	start := ev(event.TurnStart, hook, 1, run("p1"), text("fix the bug"))
-	tests := []struct {
-		name  string
-		steps []*event.Event
-		want  want
-	}{
+	return []ruleCase{
 		{"turn start works", []*event.Event{start}, want{status: "working"}},
 		{"a transcript's API error a moment before the hook's end: failed (Gemini's AfterAgent)", []*event.Event{start,
 			ev(event.TurnEnd, hook, 5.003),
@@ -444,7 +446,11 @@ func TestRules(t *testing.T) {
 			ev(event.WaitEnd, hook, 4),
 		}, want{status: "working"}},
 	}
-	for _, tc := range tests {
+}
+
+// TestRules runs ruleCases.
+func TestRules(t *testing.T) {
+	for _, tc := range ruleCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFolder(t)
 			for _, e := range tc.steps {

@@ -62,6 +62,7 @@ func (f *Folder) hostDown(host string, e *event.Event) {
 			continue
 		}
 		s.st.Stale, s.staleAt = why, time.Time{}
+		s.rev++ // the state file's line of it is out of date
 		f.changes++
 		f.out = append(f.out, s.view())
 	}
@@ -73,7 +74,7 @@ func (f *Folder) hostDown(host string, e *event.Event) {
 func (f *Folder) expire(k key, s *session, now time.Time) {
 	switch {
 	case s.staleAt.IsZero():
-		s.staleAt = now
+		s.staleAt, s.rev = now, s.rev+1
 	case now.Sub(s.staleAt) >= f.cfg.KeepGone:
 		f.drop(k)
 	}

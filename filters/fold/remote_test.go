@@ -122,13 +122,15 @@ func TestRemoteStates(t *testing.T) {
 			{tick: 3 + 600},
 		}, ""},
 		{"a state for this host is a restore, not a remote", []step{
-			{e: remoteState("laptop", "a", 1, 1, "working")},
+			// restored, and written out as the replay it stands for would
+			{e: remoteState("laptop", "a", 1, 1, "working"), want: "laptop/a working"},
 			{e: down("laptop", 2)},
 		}, "laptop/a working"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := New(Config{Self: hostname.Named("laptop")})
+			var lines LineCache
 			for i, st := range tc.steps {
 				var out []event.Event
 				if st.e != nil {
@@ -139,6 +141,7 @@ func TestRemoteStates(t *testing.T) {
 				if got := show(out); got != st.want {
 					t.Fatalf("step %d: got %q, want %q", i, got, st.want)
 				}
+				sameLines(t, f, &lines)
 			}
 			if got := show(f.States()); got != tc.final {
 				t.Errorf("final states %q, want %q", got, tc.final)

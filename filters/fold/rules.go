@@ -36,6 +36,7 @@ func (f *Folder) meta(s *session, e *event.Event) {
 
 func (f *Folder) fold(s *session, e *event.Event) {
 	s.cause = e.ID
+	s.rev++ // what the fold knows of it changes, seen or not
 	was := s.st.PID
 	f.meta(s, e)
 	if was == 0 && s.st.PID != 0 && s.ctxFloor == 0 && s.st.Session != "" && f.oneSession(s.st.Agent) {

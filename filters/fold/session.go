@@ -67,10 +67,7 @@ type session struct {
 	// sub-agent (a reader sees whose prompt it is; a restart keeps it), and
 	// subPrev is what the session showed before it: the answer returns
 	// there.
-	subPrev struct {
-		status, attn, tool, toolID, text string
-		pending                          int
-	}
+	subPrev subPrevState
 	// subTool is each in-flight sub-agent's newest tool call id: its
 	// permission prompt names no call.
 	subTool map[string]string
@@ -88,6 +85,20 @@ type session struct {
 
 	dirty bool   // something a reader sees changed
 	cause string // id of the event that caused the change
+	// A Quiet fold makes the state once it is asked for: the change not
+	// yet made into a state, its time and cause.
+	later      bool
+	laterAt    time.Time
+	laterCause string
+	// rev changes whenever the fold changes anything of the session: the
+	// state file's line of it (LineCache) is made again. Code that changes
+	// a session outside fold and emit bumps it (TestSavedLines checks).
+	rev uint64
+}
+
+type subPrevState struct {
+	status, attn, tool, toolID, text string
+	pending                          int
 }
 
 func newSession(k key, e *event.Event, pane bool) *session {
@@ -225,7 +236,26 @@ func (s *session) emit(at time.Time) event.Event {
 	}
 	s.st.ID = event.MakeID(event.SrcFold, s.keyStr, cause, s.st.Token)
 	s.dirty, s.cause = false, ""
+	s.rev++
 	return s.view()
+}
+
+// putOff notes a change as emit would, to make the state later (settle).
+func (s *session) putOff(at time.Time) {
+	if !s.later || at.After(s.laterAt) {
+		s.laterAt = at
+	}
+	s.later, s.laterCause = true, s.cause
+	s.dirty, s.cause = false, ""
+	s.rev++
+}
+
+// settle makes the state a Quiet fold put off.
+func (s *session) settle() {
+	if s.later {
+		s.later, s.cause = false, s.laterCause
+		s.emit(s.laterAt)
+	}
 }
 
 // meters holds one emitted state's copies of the pointed-to values, in
@@ -299,4 +329,5 @@ func (s *session) restore(e *event.Event) {
 	}
 	s.pidSeen = s.since
 	s.last = e.T.Time
+	s.restoreBook(e.Extra)
 }

@@ -3,7 +3,7 @@
 //
 // The file is one JSON object:
 //
-//	{"v":1,"t":"…","writer":{"pid":…,"host":"…","start":"…","check":"2s"},"sessions":[
+//	{"v":1,"t":"…","writer":{"pid":…,"host":"…","start":"…","check":"2s"},"mark":"…","after":"…","sessions":[
 //	<state event>,
 //	…
 //	]}
@@ -22,13 +22,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
 	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/jsonscan"
+	"github.com/agwatch/ag/filters/replace"
 )
 
 // Writer is the process that keeps the state file.
@@ -51,7 +51,27 @@ type File struct {
 // directory must exist: a state file named by hand in a folder that is not
 // there is a mistake to report, not a tree to create.
 func Write(path string, now time.Time, w Writer, states []event.Event) error {
+	return WriteMarked(path, now, w, states, Mark{})
+}
+
+// WriteMarked is Write with the state file tied to m.
+func WriteMarked(path string, now time.Time, w Writer, states []event.Event, m Mark) error {
+	lines := make([][]byte, len(states))
+	for i := range states {
+		lines[i] = event.AppendJSON(nil, &states[i])
+	}
+	return WriteLines(path, now, w, lines, m)
+}
+
+// WriteLines is WriteMarked with the states already encoded, one
+// event.AppendJSON line each (a writer that keeps them between writes).
+func WriteLines(path string, now time.Time, w Writer, lines [][]byte, m Mark) error {
 	var b bytes.Buffer
+	size := 256
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	b.Grow(size + 16*len(m.After))
 	b.WriteString(`{"v":1,"t":"`)
 	b.WriteString(now.UTC().Format(event.Layout))
 	b.WriteByte('"')
@@ -70,37 +90,25 @@ func Write(path string, now time.Time, w Writer, states []event.Event) error {
 		}
 		b.WriteByte('}')
 	}
+	appendMark(&b, m)
 	b.WriteString(`,"sessions":[`)
-	buf := make([]byte, 0, 1024)
-	for i := range states {
+	for i, l := range lines {
 		if i > 0 {
 			b.WriteString(",\n")
 		} else {
 			b.WriteString("\n")
 		}
-		buf = event.AppendJSON(buf[:0], &states[i])
-		b.Write(buf[:len(buf)-1])
+		b.Write(bytes.TrimSuffix(l, []byte("\n")))
 	}
 	b.WriteString("\n]}\n")
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".state-*.json")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if err := replace.File(path, b.Bytes()); err != nil {
 		var le *os.LinkError
-		if errors.As(err, &le) {
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &le):
 			err = le.Err // not the temporary's name: the same failure reads the same
+		case errors.As(err, &pe):
+			return err // the folder is not there, or not writable: said as it is
 		}
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"os"
 	"testing"
 	"time"
 
@@ -30,6 +31,35 @@ func TestForPane(t *testing.T) {
 				t.Errorf("ForPane = %q (found %v), want %q", got.Session, ok, tc.want)
 			}
 		})
+	}
+}
+
+func TestMark(t *testing.T) {
+	path := t.TempDir() + "/state.json"
+	st := []event.Event{{V: 1, Kind: event.State, Agent: "claude", Session: "s1", Status: "idle", T: event.At(time.Unix(1e9, 0))}}
+	for _, m := range []Mark{{}, {ID: "ab12.7"}, {ID: "ab12.8", After: []uint64{1, 1 << 63, Key("x", nil), Key("", []byte(`{"v":1}`))}}} {
+		if err := WriteMarked(path, time.Unix(2e9, 0), Writer{}, st, m); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(path)
+		got := ReadMark(b)
+		if got.ID != m.ID || len(got.After) != len(m.After) {
+			t.Fatalf("mark %+v read back as %+v from %s", m, got, b)
+		}
+		for i := range m.After {
+			if got.After[i] != m.After[i] {
+				t.Errorf("after[%d] = %x, want %x", i, got.After[i], m.After[i])
+			}
+		}
+		if f, err := Parse(b); err != nil || len(f.Sessions) != 1 || f.Sessions[0].Session != "s1" {
+			t.Errorf("Parse with mark %+v: %v %v", m, f, err)
+		}
+	}
+	if m := ReadMark([]byte(`{"v":1,"t":"x","mark":"a\"b","after":"","sessions":[`)); m.ID != "" {
+		t.Errorf("a quoted mark was read: %+v", m)
+	}
+	if Key("ab", nil) == Key("", []byte("ab")) {
+		t.Error("an id and a line of the same bytes have one key")
 	}
 }
 

@@ -3,6 +3,7 @@ package tmuxopts
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/hostname"
@@ -38,9 +39,32 @@ func BenchmarkDesiredDiff(b *testing.B) {
 	flip := []event.Event{st(100, "s3", "%3", "waiting", wait("permission", "Bash")), st(101, "s3", "%3", "working")}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		m.Update(&flip[i%2])
+		// Each state newer than the last: an older one changes nothing.
+		f := &flip[i%2]
+		f.T = event.At(f.T.Add(2 * time.Second))
+		m.Update(f)
 		if cmds := Diff(applied, m.Desired(panes)); len(cmds) == 0 {
 			b.Fatal("no change")
 		}
+	}
+}
+
+// BenchmarkDesiredHundred: the options of 100 live sessions in panes
+// beside 5,000 finished ones, worked out on each change.
+func BenchmarkDesiredHundred(b *testing.B) {
+	m := NewModel(hostname.Named("vm"))
+	panes := map[string]Pane{}
+	for i := range 5100 {
+		status, pane := "done", ""
+		if i < 100 {
+			status, pane = "working", fmt.Sprintf("%%%d", i)
+			panes[pane] = Pane{ID: pane, Window: fmt.Sprintf("@%d", i)}
+		}
+		s := st(i, fmt.Sprintf("s%d", i), pane, status)
+		m.Update(&s)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Desired(panes)
 	}
 }

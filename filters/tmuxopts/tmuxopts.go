@@ -133,7 +133,7 @@ func clean(s string) string {
 // options but never go on a pane here: their %3 is not this server's.
 type Model struct {
 	self     hostname.Self
-	sessions map[string]event.Event
+	sessions map[string]*event.Event // pointers: Desired walks thousands on every change
 	// Many says which agents host several sessions in one process: their
 	// pane shows the worst of them (glance.Shows). Nil: none.
 	Many func(agent string) bool
@@ -144,7 +144,7 @@ type Model struct {
 
 // NewModel returns an empty Model for the host self.
 func NewModel(self hostname.Self) *Model {
-	return &Model{self: self, sessions: map[string]event.Event{}, gone: map[string]event.Event{}}
+	return &Model{self: self, sessions: map[string]*event.Event{}, gone: map[string]event.Event{}}
 }
 
 // Key names a state's session the way ag-fold keys it, host included.
@@ -170,7 +170,7 @@ const maxGone = 4096
 // nothing: a replay never overwrites a newer option.
 func (m *Model) Update(st *event.Event) {
 	k := Key(st)
-	if old, ok := m.sessions[k]; ok && older(st, &old) {
+	if old, ok := m.sessions[k]; ok && older(st, old) {
 		return
 	}
 	if old, ok := m.gone[k]; ok && older(st, &old) {
@@ -186,7 +186,7 @@ func (m *Model) Update(st *event.Event) {
 	}
 	delete(m.gone, k)
 	// Keep only what the options show: the model outlives many states.
-	m.sessions[k] = event.Event{T: st.T, Agent: st.Agent, Session: st.Session, Pane: st.Pane,
+	m.sessions[k] = &event.Event{T: st.T, Agent: st.Agent, Session: st.Session, Pane: st.Pane,
 		TTY: st.TTY, PID: st.PID, Host: st.Host, Status: st.Status, Attention: st.Attention, Tool: st.Tool,
 		Model: st.Model, Context: st.Context, Limits: st.Limits, Gen: st.Gen, Stale: st.Stale}
 }
@@ -226,18 +226,17 @@ func (m *Model) Panes() []Pane {
 func (m *Model) Desired(panes map[string]Pane) Set {
 	byPane := map[string]*event.Event{}
 	var counts glance.Counts
-	all := make([]event.Event, 0, len(m.sessions))
-	for k := range m.sessions {
-		s := m.sessions[k]
-		counts.AddState(&s)
-		all = append(all, s)
+	others := false // sessions of other hosts: the summary names hosts
+	for _, s := range m.sessions {
+		counts.AddState(s)
+		others = others || !m.self.Is(s.Host)
 		p, ok := panes[s.Pane]
 		if !m.self.Is(s.Host) || s.Pane == "" || !ok || (s.TTY != "" && p.TTY != "" && s.TTY != p.TTY) {
 			continue
 		}
-		if cur := byPane[s.Pane]; cur == nil || glance.Shows(&s, cur, m.Many) ||
-			(!glance.Shows(cur, &s, m.Many) && Key(&s) < Key(cur)) {
-			byPane[s.Pane] = &s
+		if cur := byPane[s.Pane]; cur == nil || glance.Shows(s, cur, m.Many) ||
+			(!glance.Shows(cur, s, m.Many) && Key(s) < Key(cur)) {
+			byPane[s.Pane] = s
 		}
 	}
 	set := Set{}
@@ -267,7 +266,15 @@ func (m *Model) Desired(panes map[string]Pane) Set {
 		"@ag_waiting": strconv.Itoa(counts.Waiting), "@ag_failed": strconv.Itoa(counts.Failed),
 		"@ag_working": strconv.Itoa(counts.Working), "@ag_done": strconv.Itoa(counts.Done),
 	}
-	if s := clean(glance.HostSummary(all, m.self)); s != "" {
+	summary := counts.Summary() // HostSummary's, with this host alone
+	if others {
+		all := make([]event.Event, 0, len(m.sessions))
+		for _, s := range m.sessions {
+			all = append(all, *s)
+		}
+		summary = glance.HostSummary(all, m.self)
+	}
+	if s := clean(summary); s != "" {
 		g["@ag_summary"] = s
 	}
 	set[Target{ScopeGlobal, ""}] = g

@@ -65,11 +65,12 @@ type Parser struct {
 	cwd    string
 	branch string
 	lastT  time.Time
-	prompt string            // promptId of the current real prompt
-	tools  map[string]string // open tool_use id → tool name
-	bg     map[string]bool   // sub-agents running in the background
-	seen   map[msgKey]struct{}
-	ended  string // message id the last turn.end was for
+	prompt string              // promptId of the current real prompt
+	tools  map[string]string   // open tool_use id → tool name
+	bg     map[string]bool     // sub-agents running in the background
+	seen   map[msgKey]struct{} // the responses of recent (see seenKept)
+	recent []msgKey            // oldest first
+	ended  string              // message id the last turn.end was for
 }
 
 type msgKey struct{ id, req string }
@@ -102,6 +103,7 @@ func (p *Parser) Reset() {
 	p.tools = map[string]string{}
 	p.bg = map[string]bool{}
 	p.seen = map[msgKey]struct{}{}
+	p.recent = p.recent[:0]
 }
 
 // Parse handles one line (see provider.TranscriptParser).
@@ -128,7 +130,7 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 	}
 	var t time.Time
 	if !r.Timestamp.empty() {
-		if ts, err := time.Parse(time.RFC3339Nano, r.Timestamp.String()); err == nil {
+		if ts, err := event.ParseTime(r.Timestamp.String()); err == nil {
 			t = ts.UTC()
 		}
 	}
@@ -190,7 +192,7 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 		_, dup := p.seen[key]
 		if msgID == "" || !dup {
 			if msgID != "" {
-				p.seen[key] = struct{}{}
+				p.remember(key)
 			}
 			e := newEv(event.Meter)
 			tok := m.Usage

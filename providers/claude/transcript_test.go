@@ -5,12 +5,14 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/internal/parsertest"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -451,5 +453,27 @@ func TestBackgroundAgents(t *testing.T) {
 		if !slices.Equal(ends, want) || starts != 1 {
 			t.Errorf("turn ends %q (%d turn.start); want %q (1)", ends, starts, want)
 		}
+	}
+}
+
+func TestCheckpoints(t *testing.T) {
+	files, _ := filepath.Glob("testdata/projects/*/*.jsonl")
+	files = append(files, "testdata/v1-sidechain.jsonl")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsertest.Checkpoints(t, func() provider.TranscriptParser { return NewParser(f) }, data)
+	}
+}
+
+// TestCheckpointFields: a field added to Parser must be in its checkpoint
+// too (or said why not here).
+func TestCheckpointFields(t *testing.T) {
+	// path, fixed and sub come from the path; decode and filter are set by
+	// NewParser; rec and ev are scratch; seen and recent are Seen.
+	if n, c := reflect.TypeOf(Parser{}).NumField(), reflect.TypeOf(checkpoint{}).NumField(); n != c-1+8 {
+		t.Errorf("Parser has %d fields, its checkpoint %d: keep them in step", n, c)
 	}
 }

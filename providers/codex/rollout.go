@@ -154,7 +154,7 @@ func (r *Rollout) Line(b []byte, out []event.Event) ([]event.Event, error) {
 	}
 	t := r.last
 	if l.Timestamp != "" {
-		p, err := time.Parse(time.RFC3339Nano, l.Timestamp)
+		p, err := event.ParseTime(l.Timestamp)
 		if err != nil {
 			return out, fmt.Errorf("bad timestamp %q", l.Timestamp)
 		}

@@ -6,10 +6,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/internal/parsertest"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -360,5 +362,28 @@ func TestRolloutDrain(t *testing.T) {
 	p.Parse([]byte(`{"timestamp":"2026-01-01T00:00:00.100Z","type":"event_msg","payload":{"type":"user_message","message":"late"}}`), emit)
 	if strings.Join(got, " ") != "turn.start:" {
 		t.Errorf("after a late prompt: %q; want no second turn.start", got)
+	}
+}
+
+func TestCheckpoints(t *testing.T) {
+	files, _ := filepath.Glob("testdata/rollout-*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no fixtures")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsertest.Checkpoints(t, func() provider.TranscriptParser { return NewRollout(f) }, data)
+	}
+}
+
+// TestCheckpointFields: a field added to Rollout must be in its
+// checkpoint too (or said why not here).
+func TestCheckpointFields(t *testing.T) {
+	// path is the file's, held is empty after Drain.
+	if n, c := reflect.TypeOf(Rollout{}).NumField(), reflect.TypeOf(checkpoint{}).NumField(); n != c-1+2 {
+		t.Errorf("Rollout has %d fields, its checkpoint %d (+ path, held, - v): keep them in step", n, c)
 	}
 }

@@ -11,18 +11,57 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
 var binDir string
 
+// figures are the rows of the table printed after the run: what was
+// measured, the figure, its budget and whether it holds.
+var figures struct {
+	sync.Mutex
+	rows [][4]string
+}
+
+// figure adds a row to the table; budget "" is a figure with no budget.
+func figure(what, value, budget string, met bool) {
+	verdict := ""
+	if budget != "" {
+		verdict = "met"
+		if !met {
+			verdict = "MISSED"
+		}
+	}
+	figures.Lock()
+	figures.rows = append(figures.rows, [4]string{what, value, budget, verdict})
+	figures.Unlock()
+}
+
+// printFigures writes the table as Markdown, with the load it ran under.
+func printFigures() {
+	if len(figures.rows) == 0 {
+		return
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("\n## make bench figures (%s, load average %s)\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+	fmt.Println("| what | figure | budget | |")
+	fmt.Println("| --- | --- | --- | --- |")
+	for _, r := range figures.rows {
+		fmt.Printf("| %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3])
+	}
+}
+
 // TestMain measures the programs in $AG_BIN (make bench: bin/, as make
 // builds them), else builds its own, without make's start-up settings.
 func TestMain(m *testing.M) {
 	if d := os.Getenv("AG_BIN"); d != "" {
 		binDir = d
-		os.Exit(m.Run())
+		code := m.Run()
+		printFigures()
+		os.Exit(code)
 	}
 	dir, err := os.MkdirTemp("", "ag-bench-bin-")
 	if err != nil {
@@ -37,6 +76,7 @@ func TestMain(m *testing.M) {
 	}
 	binDir = dir
 	code := m.Run()
+	printFigures()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

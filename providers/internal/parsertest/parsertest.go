@@ -1,0 +1,95 @@
+// Package parsertest checks a provider's transcript parser against the
+// contracts of providers/provider, for the providers' tests.
+package parsertest
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// Checkpoints checks provider.Checkpointer over data: for every line
+// boundary, a parser that read up to it, checkpointed, and a fresh one
+// restored from that checkpoint reading the rest, together give what one
+// parser gives reading it all — as ag-tail hands it out, with a meter id
+// counted once and Drain after each read (so one parser that paused at
+// the same line is the reference).
+func Checkpoints(t *testing.T, newParser func() provider.TranscriptParser, data []byte) {
+	t.Helper()
+	var lines [][]byte
+	for l := range bytes.Lines(data) {
+		if bytes.HasSuffix(l, []byte("\n")) {
+			lines = append(lines, bytes.TrimSuffix(l, []byte("\n")))
+		}
+	}
+	step := max(1, len(lines)/200)
+	for k := 0; k <= len(lines); k += step {
+		ref := newParser()
+		refMeters := map[string]bool{}
+		whole := run(ref, lines[:k], refMeters)
+		whole = run(ref, lines[k:], refMeters, whole...)
+		p := newParser()
+		var got []byte
+		meters := map[string]bool{}
+		got = run(p, lines[:k], meters, got...)
+		cp, ok := p.(provider.Checkpointer)
+		if !ok {
+			t.Fatalf("%T is no provider.Checkpointer", p)
+		}
+		b, err := cp.Checkpoint()
+		if err != nil {
+			t.Fatalf("line %d: Checkpoint: %v", k, err)
+		}
+		q := newParser()
+		if err := q.(provider.Checkpointer).Restore(b); err != nil {
+			t.Fatalf("line %d: Restore: %v", k, err)
+		}
+		got = run(q, lines[k:], meters, got...)
+		if !bytes.Equal(got, whole) {
+			t.Fatalf("checkpoint after line %d (%d bytes: %s):\n got %s\nwant %s", k, len(b), b, diffAt(got, whole), diffAt(whole, got))
+		}
+	}
+	if err := newParser().(provider.Checkpointer).Restore([]byte("{not a checkpoint")); err == nil {
+		t.Error("Restore took bytes that are no checkpoint")
+	}
+}
+
+// run parses lines, draining at the end, and appends the events to out;
+// meters (nil: a fresh set) are the meter ids already counted.
+func run(p provider.TranscriptParser, lines [][]byte, meters map[string]bool, out ...byte) []byte {
+	if meters == nil {
+		meters = map[string]bool{}
+	}
+	emit := func(e *event.Event) {
+		if e.Kind == event.Meter && e.ID != "" {
+			if meters[e.ID] {
+				return
+			}
+			meters[e.ID] = true
+		}
+		out = event.AppendJSON(out, e)
+	}
+	for _, l := range lines {
+		p.Parse(l, emit)
+	}
+	if d, ok := p.(provider.TranscriptDrainer); ok {
+		d.Drain(emit)
+	}
+	return out
+}
+
+// diffAt is a's line where a and b first differ.
+func diffAt(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	start := bytes.LastIndexByte(a[:i], '\n') + 1
+	end := bytes.IndexByte(a[i:], '\n')
+	if end < 0 {
+		return string(a[start:])
+	}
+	return string(a[start : i+end])
+}
