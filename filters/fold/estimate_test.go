@@ -93,26 +93,47 @@ func TestEstimate(t *testing.T) {
 		}, want{status: "gone"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &folder{t: t, Folder: New(Config{Estimate: func(agent string) time.Duration {
-				if agent == "claude" { // the cases' agent
-					return 10 * time.Second
+			// Folded whole, and restarted from its saved states (the state
+			// file) after each step: the same end.
+			for k := -1; k < len(tc.steps); k++ {
+				f := estimating(t)
+				for i, e := range tc.steps {
+					if i == k {
+						g := estimating(t)
+						for _, st := range f.Saved() {
+							var d event.Event
+							if err := event.Decode(event.AppendJSON(nil, &st), &d); err != nil {
+								t.Fatal(err)
+							}
+							g.Apply(&d)
+						}
+						f = g
+					}
+					if e.Kind == "tick" {
+						f.tick(e.T.Sub(t0).Seconds())
+						continue
+					}
+					f.apply(e)
 				}
-				return 0
-			}}), last: map[string]event.Event{}}
-			for _, e := range tc.steps {
-				if e.Kind == "tick" {
-					f.tick(e.T.Sub(t0).Seconds())
-					continue
+				s := f.state()
+				got := want{s.Status, s.Attention, s.Tool, s.ToolID, s.Text, s.Reason}
+				if got != tc.want {
+					t.Errorf("restarted before step %d (-1: never): state %+v\nwant  %+v", k, got, tc.want)
 				}
-				f.apply(e)
-			}
-			s := f.state()
-			got := want{s.Status, s.Attention, s.Tool, s.ToolID, s.Text, s.Reason}
-			if got != tc.want {
-				t.Errorf("state %+v\nwant  %+v", got, tc.want)
 			}
 		})
 	}
+}
+
+// estimating is a folder whose agent (the cases' claude) is estimated at
+// 10 s.
+func estimating(t *testing.T) *folder {
+	return &folder{t: t, Folder: New(Config{Estimate: func(agent string) time.Duration {
+		if agent == "claude" {
+			return 10 * time.Second
+		}
+		return 0
+	}}), last: map[string]event.Event{}}
 }
 
 // TestEstimateEdges: the estimate's marks on the state and what it does
