@@ -6,10 +6,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/internal/parsertest"
+	"github.com/agwatch/ag/providers/provider"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -298,4 +301,24 @@ func FuzzEvents(f *testing.F) {
 			})
 		}
 	})
+}
+
+// TestCheckpoints: a parser restored from a checkpoint taken after any
+// line goes on as the one that read it all (provider.Checkpointer).
+func TestCheckpoints(t *testing.T) {
+	for _, path := range recordings(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsertest.Checkpoints(t, func() provider.TranscriptParser { return NewEvents(path) }, data)
+	}
+}
+
+// TestCheckpointFields: a field added to Events must be in its checkpoint
+// too (path is the file's own).
+func TestCheckpointFields(t *testing.T) {
+	if n, c := reflect.TypeOf(Events{}).NumField(), reflect.TypeOf(checkpoint{}).NumField(); n != c-1+1 {
+		t.Errorf("Events has %d fields, its checkpoint %d: save the new one in events_state.go", n, c)
+	}
 }
