@@ -3,9 +3,13 @@
 package providers
 
 import (
+	"time"
+
 	"github.com/agwatch/ag/providers/antigravity"
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
+	"github.com/agwatch/ag/providers/copilot"
+	"github.com/agwatch/ag/providers/cursor"
 	"github.com/agwatch/ag/providers/gemini"
 	"github.com/agwatch/ag/providers/omp"
 	"github.com/agwatch/ag/providers/opencode"
@@ -23,6 +27,8 @@ func All() []provider.Provider {
 		opencode.New(),
 		omp.New(), // before pi: omp kept pi's package name
 		pi.New(),
+		copilot.New(),
+		cursor.New(),
 	}
 }
 
@@ -48,6 +54,20 @@ func HookEndsTurns(agent string) bool {
 func OneSessionPerProcess(agent string) bool {
 	o, ok := ByID(agent).(provider.OneSession)
 	return ok && o.OneSessionPerProcess()
+}
+
+// ApprovalEstimates says how long a call of an agent's may run before
+// ag-fold takes it as a probable approval wait (see
+// provider.ApprovalEstimator); 0 for an agent whose hooks report its
+// prompts. The answers are read once: the fold asks for every event.
+func ApprovalEstimates() func(agent string) time.Duration {
+	m := map[string]time.Duration{}
+	for _, p := range All() {
+		if a, ok := p.(provider.ApprovalEstimator); ok {
+			m[p.ID()] = a.ApprovalEstimate()
+		}
+	}
+	return func(agent string) time.Duration { return m[agent] }
 }
 
 // ManySessionsPerProcess reports whether agent's one process hosts several

@@ -56,7 +56,8 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"keep": keepState,
+			"keep":  keepState,
+			"defer": deferCmd,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -80,4 +81,20 @@ func keepState(ts *testscript.TestScript, neg bool, args []string) {
 	f, err := state.Load(path)
 	ts.Check(err)
 	ts.Check(state.Write(path, f.T, state.Self(0), f.Sessions))
+}
+
+// deferCmd is the script command "defer PROGRAM [ARGS...]": PROGRAM runs
+// when the script ends, passed or failed, its outcome ignored — what a
+// script starts outside testscript's reach (a tmux server, a pipeline in
+// a process group of its own) is stopped even when a step fails.
+func deferCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: defer PROGRAM [ARGS...]")
+	}
+	dir, path, home := ts.MkAbs("."), ts.Getenv("PATH"), ts.Getenv("HOME")
+	ts.Defer(func() {
+		c := exec.Command(args[0], args[1:]...)
+		c.Dir, c.Env = dir, append(os.Environ(), "PATH="+path, "HOME="+home)
+		c.Run()
+	})
 }

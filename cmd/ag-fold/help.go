@@ -53,6 +53,12 @@ carries ambiguous: true, and no buttons or keys are offered for it.
 - A permission prompt for a command ends as soon as that command is seen
   running under the agent's process (checked every --check): no hook
   fires before the command ends.
+- For an agent with no hook for its permission prompt (Cursor), a tool
+  call its hooks started that has not ended after 10 s is a probable
+  approval wait: waiting with reason "estimated" and no buttons, until
+  the screen shows the prompt (a wait like any other) or anything else
+  (working again), or the call, the turn or the session ends; parallel
+  calls are kept apart by tool id.
 - Escape (an interrupt in the transcript) is idle; /compact typed at the
   prompt ends idle.
 - An agent that runs one session per process (Claude Code, Codex's

@@ -101,7 +101,7 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 	// --snapshot prints the last states only: none is made at each change.
 	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone, Quiet: f.opts.Snapshot,
 		OneSession: providers.OneSessionPerProcess, ManySessions: providers.ManySessionsPerProcess,
-		HookEnds: providers.HookEndsTurns, Self: hostname.Of(f.env)})
+		HookEnds: providers.HookEndsTurns, Estimate: providers.ApprovalEstimates(), Self: hostname.Of(f.env)})
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)

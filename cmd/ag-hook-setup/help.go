@@ -22,8 +22,9 @@ var examples = []string{
 
 const long = `## THE HOOK
 
-"ag-hook AGENT" reads one hook payload on stdin and appends the events it
-means to the spool: $AG_DIR/spool.ndjson, else
+"ag-hook AGENT" reads one hook payload on stdin (Copilot CLI's name no
+event: "ag-hook copilot EVENT") and appends the events it means to the
+spool: $AG_DIR/spool.ndjson, else
 $XDG_STATE_HOME/ag/spool.ndjson, else ~/.local/state/ag/spool.ndjson (a
 relative $AG_DIR or $XDG_STATE_HOME is ignored, as the XDG spec says). The
 file is 0600 in a 0700 folder, rotated to spool.ndjson.1 past 16 MiB or

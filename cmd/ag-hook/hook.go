@@ -20,7 +20,7 @@ const maxPayload = 256 << 20
 
 // hook runs one hook: payload in, events to the spool, exit 0. It prints
 // only the agent's no-decision answer (hooks.Answerer), on every path.
-func (c *cmd) hook(h hooks.Mapper, print bool) (code int) {
+func (c *cmd) hook(h hooks.Mapper, hookEvent string, print bool) (code int) {
 	var payload []byte
 	defer func() {
 		if r := recover(); r != nil {
@@ -43,7 +43,7 @@ func (c *cmd) hook(h hooks.Mapper, print bool) (code int) {
 		c.debugf("%s: payload larger than %d bytes, dropped", h.ID(), maxPayload)
 		return exitOK
 	}
-	hc := provider.HookContext{Now: now, Pane: c.env("TMUX_PANE")}
+	hc := provider.HookContext{Now: now, Pane: c.env("TMUX_PANE"), Event: hookEvent}
 	hc.PID, hc.TTY = agentProcess(os.Getppid(), h.ProcessNames())
 	hc.Cwd, _ = os.Getwd()
 	hc.Host = hostname.Of(c.env).Name

@@ -54,7 +54,7 @@ func (c *cmd) main(args []string) int {
 	// The hot path: an agent runs "ag-hook claude" many times a turn.
 	if len(args) == 1 {
 		if h := hooked(args[0]); h != nil {
-			return c.hook(h, false)
+			return c.hook(h, "", false)
 		}
 	}
 	if len(args) > 0 && args[0] == "statusline" {
@@ -76,17 +76,22 @@ func (c *cmd) main(args []string) int {
 		// A hook must never exit 2 (the agent would take it as "block"),
 		// and arguments it does not know (an install by a newer ag-hook)
 		// must not cost the event.
-		toStdout := false
+		// The word after the agent names the hook event, for agents
+		// whose payloads do not (Copilot's camelCase hooks).
+		toStdout, hookEvent, seen := false, "", false
 		for _, a := range args {
-			switch a {
-			case "--print":
+			switch {
+			case a == "--print":
 				toStdout = true
-			case h.ID():
+			case a == h.ID() && !seen:
+				seen = true
+			case seen && hookEvent == "" && a != "" && a[0] != '-':
+				hookEvent = a
 			default:
 				c.debugf("%s: ignoring argument %q", h.ID(), a)
 			}
 		}
-		return c.hook(h, toStdout)
+		return c.hook(h, hookEvent, toStdout)
 	}
 	return c.setup(args)
 }

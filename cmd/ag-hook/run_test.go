@@ -232,13 +232,13 @@ func TestHookAnswers(t *testing.T) {
 		c := newCmd(context.Background(), strings.NewReader(payload), &out, &errb)
 		env := map[string]string{"AG_DIR": tc.agDir}
 		c.env = func(k string) string { return env[k] }
-		if code := c.hook(answering{tc.mode}, false); code != 0 || out.String() != "{}\n" || errb.Len() > 0 {
+		if code := c.hook(answering{tc.mode}, "", false); code != 0 || out.String() != "{}\n" || errb.Len() > 0 {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 0, {}, nothing", tc.name, code, out.String(), errb.String())
 		}
 	}
 	var out bytes.Buffer
 	c := newCmd(context.Background(), strings.NewReader(payload), &out, io.Discard)
-	c.hook(answering{}, true)
+	c.hook(answering{}, "", true)
 	if !strings.Contains(out.String(), `"kind":"turn.end"`) || strings.HasSuffix(out.String(), "{}\n") {
 		t.Errorf("--print wrote %q, want the events only", out.String())
 	}

@@ -74,7 +74,7 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 		}
 		c.performed.add(k, c.now())
 	}
-	st, ok, err := c.lookup(a)
+	st, ok, err := c.lookupCaughtUp(ctx, a)
 	switch {
 	case errors.Is(err, state.ErrNoFile):
 		return refuse("no state file %s (is ag-fold running?)", c.opts.StateFile)
@@ -117,6 +117,9 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 		return refuse("this wait was already answered (token %s)", st.Token)
 	}
 	req := keyplan.Request{State: st, Action: a.Action, Text: a.Text, Token: a.Token, RequireToken: fromStream}
+	if tokenAhead(a.Token, st.Token) {
+		return refuse("the state file has not reached token %s in %v (now %s; is ag-fold running?)", a.Token, catchUp, orDash(st.Token))
+	}
 	// A stale action is refused without touching tmux.
 	var no *keyplan.Refusal
 	if err := keyplan.CheckToken(req); errors.As(err, &no) {
@@ -313,6 +316,48 @@ func (c *cmd) lookup(a *event.Event) (event.Event, bool, error) {
 		}
 	}
 	return best, found, nil
+}
+
+// catchUp bounds how long an action may wait for the state file to reach
+// its token: ag-fold writes the file at most every --debounce, while the
+// notification the token came from went out at once (from another host's
+// --publish sooner still), so a quick press can quote a wait the file does
+// not hold yet.
+const catchUp = 2 * time.Second
+
+// lookupCaughtUp is lookup, read again while the action's token is ahead
+// of the state's (for at most catchUp): refusing that as stale would drop
+// a press on a wait that is up.
+func (c *cmd) lookupCaughtUp(ctx context.Context, a *event.Event) (event.Event, bool, error) {
+	const every = 25 * time.Millisecond
+	for i := 0; ; i++ {
+		st, ok, err := c.lookup(a)
+		behind := a.Token != "" && (!ok || tokenAhead(a.Token, st.Token))
+		if err != nil || !behind || time.Duration(i)*every >= catchUp {
+			return st, ok, err
+		}
+		if err := c.sleep(ctx, every); err != nil {
+			return st, ok, nil
+		}
+	}
+}
+
+// tokenAhead reports whether token a names a later change of the session
+// than token b: tokens are "<ms>.<generation>" and the generation only
+// grows. Anything unparsable is not ahead (the stale check decides).
+func tokenAhead(a, b string) bool {
+	ga, okA := tokenGen(a)
+	gb, okB := tokenGen(b)
+	return okA && (!okB || gb < ga)
+}
+
+func tokenGen(t string) (int64, bool) {
+	i := strings.LastIndexByte(t, '.')
+	if i < 0 {
+		return 0, false
+	}
+	g, err := strconv.ParseInt(t[i+1:], 10, 64)
+	return g, err == nil
 }
 
 func orDash(s string) string {

@@ -31,7 +31,8 @@ One word, then --pane:
   answer TEXT    a question: the answer
 
 An action is refused (exit 1, with a keys event saying why) when --token
-no longer matches the session's state, the agent is not waiting for that
+no longer matches the session's state (a token ahead of the state file,
+a press quicker than ag-fold's --debounce, waits up to 2s for it), the agent is not waiting for that
 kind of answer, the pane's foreground is a shell, an editor or a pager,
 or the text is unsafe for the agent. On a wait the pane is read first:
 the hook reports a plan or a question picker as a permission prompt, so

@@ -725,3 +725,46 @@ func TestAnswerEnterOnceShown(t *testing.T) {
 		})
 	}
 }
+
+// TestActionAheadOfStateFile: a press that quotes a wait the state file
+// does not hold yet (ag-fold writes it at most every --debounce; another
+// host's notification can arrive sooner) waits for the file to catch up
+// and is typed; one the file never reaches is refused as such.
+func TestActionAheadOfStateFile(t *testing.T) {
+	s := newServer(t)
+	a := s.agent()
+	dir := t.TempDir()
+	working := stateFor(a.pane, "working", "")
+	working.Token = "1764470000000.3"
+	sf := writeState(t, dir, working)
+	action := func(id, token string) string {
+		e := event.New(event.Action, time.Now(), "claude", "sess-1")
+		e.Src, e.ID, e.Pane, e.Action, e.Token = event.SrcNotify, id, a.pane, "approve", token
+		return string(event.AppendJSON(nil, &e))
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		writeState(t, dir, stateFor(a.pane, "waiting", "permission")) // token ….4
+	}()
+	start := time.Now()
+	code, evs, stderr := s.runKeys(sf, action("a1", "1764470000000.4"))
+	if code != 0 || len(evs) != 1 || evs[0].Status != "sent" {
+		t.Fatalf("exit %d, stderr %q, events %+v; want the approve sent once the file caught up", code, stderr, evs)
+	}
+	if d := time.Since(start); d < 300*time.Millisecond {
+		t.Fatalf("sent after %v, before the state file held the wait", d)
+	}
+	if got := typed(a.reads(t, 1)); got != "1" {
+		t.Fatalf("typed %q", got)
+	}
+
+	start = time.Now()
+	code, evs, _ = s.runKeys(sf, action("a2", "1764470000000.9"))
+	if code != 0 || len(evs) != 1 || evs[0].Status != "refused" ||
+		evs[0].Reason != "the state file has not reached token 1764470000000.9 in 2s (now 1764470000000.4; is ag-fold running?)" {
+		t.Fatalf("exit %d, events %+v", code, evs)
+	}
+	if d := time.Since(start); d < catchUp || d > catchUp+time.Second {
+		t.Fatalf("refused after %v; want about %v", d, catchUp)
+	}
+}

@@ -79,6 +79,12 @@ const (
 	ReasonBusy = "busy" // the agent at work: the prompt was answered
 )
 
+// ReasonEstimated is the reason of a waiting state no source reported:
+// the agent's hooks started a tool call and did not end it for longer
+// than its approval usually takes (Cursor has no permission hook). Such a
+// wait offers no buttons until the pane shows the prompt.
+const ReasonEstimated = "estimated"
+
 // The agent compacting its context is the tool ToolCompact, its text the
 // trigger: CompactManual when the user asked for it at the prompt (/compact),
 // else "auto" (during or before a turn).

@@ -78,6 +78,11 @@ type Config struct {
 	// session of another host is its own session even when its id or pane
 	// matches one here, and its process is never checked from here.
 	Self hostname.Self
+	// Estimate is how long a tool call the agent's hooks started may go
+	// without its end before it is taken as a probable approval wait, for
+	// agents whose hooks never report a prompt (Cursor); 0 (and nil): the
+	// agent's own hooks or log say when it waits.
+	Estimate func(agent string) time.Duration
 }
 
 // Defaults are the windows ag-fold uses unless told otherwise.
@@ -390,7 +395,9 @@ func (f *Folder) restore(e *event.Event) *session {
 // Tick applies what time alone decides at now: a hook's wait the pane saw
 // end (the idle composer) lowers to idle once older than PaneGrace, a
 // working session the pane showed idle with nothing heard since lowers to
-// idle after IdleGrace, and gone sessions older than KeepGone are dropped.
+// idle after IdleGrace, a call in flight past its agent's Estimate is a
+// probable approval wait, and gone sessions older than KeepGone are
+// dropped.
 func (f *Folder) Tick(now time.Time) []event.Event {
 	f.out = f.out[:0]
 	keys := f.keys()
@@ -415,6 +422,8 @@ func (f *Folder) Tick(now time.Time) []event.Event {
 				s.assertT, s.assertSrc, s.assertKind = now, event.SrcPane, event.WaitEnd
 				s.idleSeen = time.Time{}
 				s.cause = "tick.pane-idle"
+				f.flush(s, now)
+			} else if f.raiseEstimate(s, now) {
 				f.flush(s, now)
 			}
 		case event.StatusGone:

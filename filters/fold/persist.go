@@ -16,30 +16,40 @@ import (
 
 // book is a session's bookkeeping, as saved. Times are Unix ns (0: none).
 type book struct {
-	Since      int64             `json:"since,omitempty"`
-	CtxFloor   int64             `json:"ctx_floor,omitempty"`
-	CtxModel   string            `json:"ctx_model,omitempty"`
-	AssertT    int64             `json:"assert_t,omitempty"`
-	AssertSrc  string            `json:"assert_src,omitempty"`
-	AssertKind string            `json:"assert_kind,omitempty"`
-	WaitT      int64             `json:"wait_t,omitempty"`
-	WaitSrc    string            `json:"wait_src,omitempty"`
-	PaneIdleT  int64             `json:"pane_idle_t,omitempty"`
-	NamedAt    int64             `json:"named_at,omitempty"`
-	IdleSeen   int64             `json:"idle_seen,omitempty"`
-	Answered   string            `json:"answered,omitempty"`
-	AnsweredT  int64             `json:"answered_t,omitempty"`
-	PreSub     string            `json:"pre_sub,omitempty"`
-	SubPrev    *subPrev          `json:"sub_prev,omitempty"`
-	SubTool    map[string]string `json:"sub_tool,omitempty"`
-	OldRuns    []string          `json:"old_runs,omitempty"`
-	Subs       []string          `json:"subs,omitempty"`
-	PIDSeen    int64             `json:"pid_seen,omitempty"`
-	GoneAt     int64             `json:"gone_at,omitempty"`
-	Last       int64             `json:"last,omitempty"`
-	Hooked     bool              `json:"hooked,omitempty"`
-	Answer     string            `json:"answer,omitempty"`
-	StaleAt    int64             `json:"stale_at,omitempty"`
+	Since      int64                 `json:"since,omitempty"`
+	CtxFloor   int64                 `json:"ctx_floor,omitempty"`
+	CtxModel   string                `json:"ctx_model,omitempty"`
+	AssertT    int64                 `json:"assert_t,omitempty"`
+	AssertSrc  string                `json:"assert_src,omitempty"`
+	AssertKind string                `json:"assert_kind,omitempty"`
+	WaitT      int64                 `json:"wait_t,omitempty"`
+	WaitSrc    string                `json:"wait_src,omitempty"`
+	PaneIdleT  int64                 `json:"pane_idle_t,omitempty"`
+	NamedAt    int64                 `json:"named_at,omitempty"`
+	IdleSeen   int64                 `json:"idle_seen,omitempty"`
+	Answered   string                `json:"answered,omitempty"`
+	AnsweredTx string                `json:"answered_text,omitempty"`
+	AnsweredT  int64                 `json:"answered_t,omitempty"`
+	PreSub     string                `json:"pre_sub,omitempty"`
+	SubPrev    *subPrev              `json:"sub_prev,omitempty"`
+	SubTool    map[string]string     `json:"sub_tool,omitempty"`
+	OldRuns    []string              `json:"old_runs,omitempty"`
+	Subs       []string              `json:"subs,omitempty"`
+	PIDSeen    int64                 `json:"pid_seen,omitempty"`
+	GoneAt     int64                 `json:"gone_at,omitempty"`
+	Last       int64                 `json:"last,omitempty"`
+	Hooked     bool                  `json:"hooked,omitempty"`
+	Answer     string                `json:"answer,omitempty"`
+	StaleAt    int64                 `json:"stale_at,omitempty"`
+	Calls      map[string]*savedCall `json:"calls,omitempty"`
+}
+
+// savedCall is a call in flight (estimate.go), as saved.
+type savedCall struct {
+	T         int64  `json:"t"`
+	Tool      string `json:"tool,omitempty"`
+	Text      string `json:"text,omitempty"`
+	Dismissed bool   `json:"dismissed,omitempty"`
 }
 
 type subPrev struct {
@@ -126,7 +136,7 @@ func (s *session) saved() event.Event {
 	b := book{Since: ns(s.since), CtxFloor: s.ctxFloor, CtxModel: s.ctxModel,
 		AssertT: ns(s.assertT), AssertSrc: s.assertSrc, AssertKind: s.assertKind,
 		WaitT: ns(s.waitT), WaitSrc: s.waitSrc, PaneIdleT: ns(s.paneIdleT), NamedAt: ns(s.namedAt),
-		IdleSeen: ns(s.idleSeen), Answered: s.answered, AnsweredT: ns(s.answeredT), PreSub: s.preSub,
+		IdleSeen: ns(s.idleSeen), Answered: s.answered, AnsweredTx: s.answeredText, AnsweredT: ns(s.answeredT), PreSub: s.preSub,
 		SubTool: s.subTool, OldRuns: s.oldRuns, PIDSeen: ns(s.pidSeen), GoneAt: ns(s.goneAt), Last: ns(s.last),
 		Hooked: s.hooked, Answer: s.answer, StaleAt: ns(s.staleAt)}
 	if p := s.subPrev; p != (subPrevState{}) {
@@ -136,6 +146,12 @@ func (s *session) saved() event.Event {
 		b.Subs = append(b.Subs, sub)
 	}
 	slices.Sort(b.Subs)
+	for id, c := range s.calls {
+		if b.Calls == nil {
+			b.Calls = map[string]*savedCall{}
+		}
+		b.Calls[id] = &savedCall{ns(c.t), c.tool, c.text, c.dismissed}
+	}
 	if len(b.SubTool) == 0 {
 		b.SubTool = nil
 	}
@@ -166,7 +182,17 @@ func (s *session) restoreBook(extra []byte) {
 	s.assertT, s.assertSrc, s.assertKind = fromNS(b.AssertT), b.AssertSrc, b.AssertKind
 	s.waitT, s.waitSrc, s.paneIdleT = fromNS(b.WaitT), b.WaitSrc, fromNS(b.PaneIdleT)
 	s.namedAt, s.idleSeen = fromNS(b.NamedAt), fromNS(b.IdleSeen)
-	s.answered, s.answeredT, s.preSub = b.Answered, fromNS(b.AnsweredT), b.PreSub
+	s.answered, s.answeredText, s.answeredT, s.preSub = b.Answered, b.AnsweredTx, fromNS(b.AnsweredT), b.PreSub
+	s.calls = nil
+	for id, c := range b.Calls {
+		if c == nil || len(s.calls) >= maxCalls {
+			continue
+		}
+		if s.calls == nil {
+			s.calls = map[string]*call{}
+		}
+		s.calls[id] = &call{t: fromNS(c.T), tool: c.Tool, text: c.Text, dismissed: c.Dismissed}
+	}
 	s.subPrev = subPrevState{}
 	if p := b.SubPrev; p != nil {
 		s.subPrev = subPrevState{p.Status, p.Attn, p.Tool, p.ToolID, p.Text, p.Pending}

@@ -48,6 +48,7 @@ func (f *Folder) fold(s *session, e *event.Event) {
 	if e.Src == event.SrcHook {
 		s.hooked = true
 	}
+	f.track(s, e)
 	if e.Sub != "" {
 		f.sub(s, e)
 		return
@@ -254,7 +255,7 @@ func (f *Folder) toolEnd(s *session, e *event.Event) {
 			ok = !e.T.Before(s.waitT.Add(-slack))
 		}
 		if ok {
-			s.answered, s.answeredT = st.Tool, e.T.Time
+			s.answered, s.answeredText, s.answeredT = st.Tool, st.Text, e.T.Time
 			next := event.StatusWorking
 			if e.Reason == "denied" {
 				next = event.StatusIdle // the user said no: the turn stops at the prompt
@@ -295,8 +296,11 @@ func (f *Folder) wait(s *session, e *event.Event) {
 	s.assert(e)
 	// Claude's Notification for a prompt a PermissionRequest already
 	// reported (or for an AskUserQuestion the pane already named) says
-	// only "permission": it adds nothing.
-	if st.Status == event.StatusWaiting && attn == event.AttnPermission && e.Tool == "" {
+	// only "permission": it adds nothing. Nor does a notification naming
+	// nothing for the kind of wait already up (Copilot's "Information
+	// requested" for the question its ask_user call opened).
+	if st.Status == event.StatusWaiting && e.Tool == "" &&
+		(attn == event.AttnPermission || attn == st.Attention && e.Text == "") {
 		return
 	}
 	// Claude's PermissionRequest names no tool_use_id: the wait is for the
@@ -332,6 +336,9 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 			return
 		}
 		s.paneIdleT = time.Time{} // the prompt is still there
+		if estimated(s) {
+			s.confirmEstimate(e)
+		}
 		if attn != st.Attention && (st.Attention == event.AttnPermission || s.waitSrc == event.SrcPane) {
 			s.set(e.T.Time, event.StatusWaiting, attn, st.Tool, st.ToolID, pick(e.Text, st.Text))
 		}
@@ -341,8 +348,10 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 		}
 		// Claude's PostToolUse comes before the picker is redrawn away:
 		// the same tool's prompt just after its wait ended is that
-		// prompt's last frame, not a new one.
-		if e.Tool != "" && e.Tool == s.answered && e.T.Sub(s.answeredT) < f.cfg.SameMoment {
+		// prompt's last frame, not a new one — unless it asks about
+		// something else (the next call's prompt, up at once).
+		if e.Tool != "" && e.Tool == s.answered && e.T.Sub(s.answeredT) < f.cfg.SameMoment &&
+			(e.Text == "" || s.answeredText == "" || e.Text == s.answeredText) {
 			return
 		}
 		s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, e.ToolID, e.Text)
@@ -372,13 +381,17 @@ func (f *Folder) paneIdle(s *session, e *event.Event) {
 	if s.st.Status != event.StatusWaiting || e.T.Before(s.waitT) {
 		return
 	}
+	if estimated(s) {
+		s.dismissEstimate(e) // whatever shows there, it is not the prompt guessed
+		return
+	}
 	if e.Reason == event.ReasonBusy {
 		st := &s.st
 		text := "" // a question or a plan is no description of the work
 		if st.Attention == event.AttnPermission {
 			text = st.Text // the command now running
 		}
-		s.answered, s.answeredT = st.Tool, e.T.Time
+		s.answered, s.answeredText, s.answeredT = st.Tool, st.Text, e.T.Time
 		s.set(e.T.Time, event.StatusWorking, "", st.Tool, st.ToolID, text)
 		s.assert(e)
 		return

@@ -54,8 +54,9 @@ type session struct {
 	idleSeen time.Time
 	// answered is the tool of the last wait a tool.end ended, and when:
 	// the pane may still show its prompt for a moment after.
-	answered  string
-	answeredT time.Time
+	answered     string
+	answeredText string
+	answeredT    time.Time
 	// hooked: a hook spoke for the session (see Config.HookEnds); answer
 	// is the text of the transcript's end of the turn that was no news.
 	hooked bool
@@ -70,6 +71,10 @@ type session struct {
 	// subTool is each in-flight sub-agent's newest tool call id: its
 	// permission prompt names no call.
 	subTool map[string]string
+
+	// calls are the tool calls in flight, by id, for an agent whose
+	// approvals are estimated (estimate.go).
+	calls map[string]*call
 
 	oldRuns []string            // runs a newer one superseded, newest last
 	subs    map[string]struct{} // in-flight sub-agents

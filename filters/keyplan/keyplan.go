@@ -79,6 +79,10 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		return refuse("another session of this %s process is waiting too: answer in the pane", st.Agent)
 	}
 	attn := st.Attention
+	if waiting && st.Reason == event.ReasonEstimated && Typed(r.Action) && (r.Screen == nil || r.Screen.Kind != panes.Wait) {
+		// No hook said the agent asks: only the pane can.
+		return refuse("the wait is estimated (no hook reports %s's prompts) and the pane does not show a prompt", st.Agent)
+	}
 	if waiting && r.Screen != nil {
 		var why string
 		if attn, why = onScreen(attn, r.Screen); why != "" {

@@ -311,3 +311,29 @@ func BenchmarkDecideReply(b *testing.B) {
 		}
 	}
 }
+
+// An estimated wait (no hook reported the prompt) takes keys only where
+// the pane shows a prompt: typed into the composer they would be a message.
+func TestDecideEstimated(t *testing.T) {
+	km := claude.New().Keys()
+	est := st("waiting", "permission")
+	est.Reason = event.ReasonEstimated
+	for _, tc := range []struct {
+		name   string
+		screen *panes.Result
+		action string
+		ok     bool
+	}{
+		{"approve, pane not read", nil, "approve", false},
+		{"deny, pane not recognised", &panes.Result{}, "deny", false},
+		{"approve, pane at work", &panes.Result{Kind: panes.Busy}, "approve", false},
+		{"reply, idle composer", &panes.Result{Kind: panes.Idle}, "reply", false},
+		{"approve, the prompt on screen", &panes.Result{Kind: panes.Wait, Attention: "permission"}, "approve", true},
+		{"deny, the prompt on screen", &panes.Result{Kind: panes.Wait, Attention: "permission"}, "deny", true},
+	} {
+		_, err := Decide(Request{State: est, Action: tc.action, Text: "x", Screen: tc.screen}, km)
+		if tc.ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), "estimated")) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}

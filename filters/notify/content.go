@@ -91,6 +91,9 @@ func (a Agents) Build(kind string, e *event.Event) *Note {
 			n.Subtitle = "Plan ready for review"
 		default:
 			n.Subtitle = "Needs permission"
+			if e.Reason == event.ReasonEstimated {
+				n.Subtitle = "May need permission" // no hook said so: a call has run long
+			}
 			if e.Tool != "" {
 				n.Subtitle += ": " + Line(e.Tool, 60)
 			}
@@ -108,9 +111,12 @@ func (a Agents) Build(kind string, e *event.Event) *Note {
 		}
 		n.Body = Clamp(e.Prompt, DoneLines, DoneChars)
 	}
-	if !e.Ambiguous {
-		// Several sessions of one process wait behind one pane: a key
-		// would answer whichever dialog it shows. Informational only.
+	// Several sessions of one process waiting behind one pane: a key
+	// would answer whichever dialog it shows. An estimated wait may be
+	// none: keys typed into a pane with no prompt would land in the
+	// composer; its buttons come when the pane confirms the prompt (a new
+	// state edge, a new note). Both informational only.
+	if !e.Ambiguous && !(e.Status == event.StatusWaiting && e.Reason == event.ReasonEstimated) {
 		a.actions(n, e)
 	}
 	return n
@@ -164,7 +170,11 @@ func (a Agents) actions(n *Note, e *event.Event) {
 	case KindWaiting:
 		switch e.Attention {
 		case event.AttnPlan:
-			pair(provider.ActPlanApprove, provider.ActPlanDeny, km.PlanApprove, km.PlanDeny)
+			yes := km.PlanApprove
+			if len(yes) == 0 && km.PaneChosen() {
+				yes = []string{"(read from the pane when pressed)"}
+			}
+			pair(provider.ActPlanApprove, provider.ActPlanDeny, yes, km.PlanDeny)
 			if km.PlanPrelude != nil {
 				n.Reply = provider.ActReply
 			}

@@ -82,6 +82,11 @@ func TestBuild(t *testing.T) {
 			e.Ambiguous = true
 			return e
 		}(), "Claude Code · ag:main", "Needs permission: Bash", "ls", nil, ""},
+		{"estimated wait: informational only until the pane confirms it", KindWaiting, func() *event.Event {
+			e := base("waiting", "permission", "Shell", "rm -rf build")
+			e.Reason = event.ReasonEstimated
+			return e
+		}(), "Claude Code · ag:main", "May need permission: Shell", "rm -rf build", nil, ""},
 		{"no cwd, no branch: short session", KindWaiting, func() *event.Event {
 			e := base("waiting", "question", "", "ok?")
 			e.Cwd, e.Branch = "", ""

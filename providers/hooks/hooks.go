@@ -11,6 +11,8 @@ import (
 	"github.com/agwatch/ag/providers/antigravity/agyhook"
 	"github.com/agwatch/ag/providers/claude/claudehook"
 	"github.com/agwatch/ag/providers/codex/codexhook"
+	"github.com/agwatch/ag/providers/copilot/copilothook"
+	"github.com/agwatch/ag/providers/cursor/cursorhook"
 	"github.com/agwatch/ag/providers/gemini/geminihook"
 	"github.com/agwatch/ag/providers/omp/omphook"
 	"github.com/agwatch/ag/providers/opencode/opencodehook"
@@ -51,6 +53,8 @@ func All() []Mapper {
 		opencodehook.Mapper{},
 		omphook.Mapper{},
 		pihook.Mapper{},
+		copilothook.Mapper{},
+		cursorhook.Mapper{},
 	}
 }
 

@@ -16,6 +16,10 @@ type HookContext struct {
 	Pane string    // $TMUX_PANE, "%12"
 	Cwd  string    // ag-hook's working directory; a payload's own cwd wins
 	Host string    // short host name
+	// Event is the hook event the agent's command line names after the
+	// agent ("ag-hook copilot preToolUse"), for agents whose payloads do
+	// not say which hook they are; "" when none is given.
+	Event string
 }
 
 // Place sets where e was observed: the agent's process, terminal, pane and
@@ -131,4 +135,14 @@ type Installer interface {
 	Install(ie InstallEnv) (InstallResult, error)
 	Uninstall(ie InstallEnv) (InstallResult, error)
 	Status(ie InstallEnv) (InstallStatus, error)
+}
+
+// ApprovalEstimator is an agent whose hooks never say that it asks the
+// user to approve a call (Cursor: preToolUse fires before every call, and
+// nothing when the call waits): a call its hooks started and did not end
+// within ApprovalEstimate is taken as a probable approval wait, marked as
+// estimated until the pane shows the prompt (see ag-fold).
+type ApprovalEstimator interface {
+	Provider
+	ApprovalEstimate() time.Duration
 }

@@ -77,6 +77,18 @@ type KeyMap struct {
 	UnsafeReply func(text string) string
 }
 
+// PaneChosen reports whether some picker's approve keys come from Screens
+// alone: the action is offered, and typed only once the pane, read at
+// press time, names the picker (Copilot's plan review, whose rows move).
+func (k KeyMap) PaneChosen() bool {
+	for _, sk := range k.Screens {
+		if len(sk.Approve) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // ScreenKeys are the approve and deny keys of one particular picker.
 type ScreenKeys struct {
 	Approve []string

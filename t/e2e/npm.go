@@ -39,6 +39,24 @@ type NPMPackage struct {
 	// Save keeps npm's package.json and package-lock.json (--save-exact):
 	// a folder the agent itself checks with npm (OpenCode's plugin deps).
 	Save bool
+	// Also are packages installed beside it, "name@version": what its
+	// command needs and does not depend on (omp's shim runs bun).
+	Also []string
+}
+
+// complete reports whether the cache folder final holds pkg and every
+// package installed beside it.
+func (pkg NPMPackage) complete(final, bin string) bool {
+	if _, err := os.Stat(bin); err != nil {
+		return false
+	}
+	for _, a := range pkg.Also {
+		name := a[:strings.LastIndex(a, "@")]
+		if _, err := os.Stat(filepath.Join(final, "node_modules", name, "package.json")); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // Install returns the path of pkg's command, installing it with
@@ -57,7 +75,7 @@ func Install(t testing.TB, pkg NPMPackage) string {
 	if pkg.Bin == "" { // a library: its folder is what is returned
 		bin = filepath.Join(final, "node_modules", pkg.Name)
 	}
-	if _, err := os.Stat(bin); err == nil {
+	if pkg.complete(final, bin) {
 		return bin
 	}
 	npm, err := exec.LookPath("npm")
@@ -79,14 +97,20 @@ func Install(t testing.TB, pkg NPMPackage) string {
 	if pkg.Save {
 		save = "--save-exact"
 	}
-	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", tmp, "--no-audit", "--no-fund",
-		save, pkg.Name+"@"+pkg.Version)
+	args := []string{"install", "--prefix", tmp, "--no-audit", "--no-fund", save, pkg.Name + "@" + pkg.Version}
+	cmd := exec.CommandContext(ctx, npm, append(args, pkg.Also...)...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("npm install %s@%s failed: %v\n%s", pkg.Name, pkg.Version, err, out)
 	}
 	if _, err := os.Stat(filepath.Join(tmp, strings.TrimPrefix(bin, final))); err != nil {
 		t.Fatalf("npm install %s@%s left no .bin/%s:\n%s", pkg.Name, pkg.Version, pkg.Bin, out)
+	}
+	if !pkg.complete(tmp, filepath.Join(tmp, strings.TrimPrefix(bin, final))) {
+		t.Fatalf("npm install %s@%s %v left a package out:\n%s", pkg.Name, pkg.Version, pkg.Also, out)
+	}
+	if _, err := os.Stat(final); err == nil && !pkg.complete(final, bin) {
+		os.RemoveAll(final) // an older, incomplete install
 	}
 	if err := os.Rename(tmp, final); err != nil {
 		// Someone else (a parallel package's test) finished first: use theirs.

@@ -15,7 +15,8 @@ import (
 // §4b; omp 18.3.4 pins a sibling package the registry here lacks).
 var (
 	Pi  = NPMPackage{Name: "@mariozechner/pi-coding-agent", Version: "0.73.1", Bin: "pi", Dir: "pi-0.73.1"}
-	Omp = NPMPackage{Name: "@oh-my-pi/pi-coding-agent", Version: "18.2.3", Bin: "omp", Dir: "omp-18.2.3"}
+	Omp = NPMPackage{Name: "@oh-my-pi/pi-coding-agent", Version: "18.2.3", Bin: "omp", Dir: "omp-18.2.3",
+		Also: []string{"bun@1.4.5"}} // npm's bun package ships the runtime the shim runs
 )
 
 // Screen texts of Pi 0.73.1 and omp 18.2.3.

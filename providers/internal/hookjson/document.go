@@ -108,6 +108,10 @@ type Format struct {
 	// than name an event (Gemini's "enabled", "disabled",
 	// "notifications"): kept as read, never taken apart.
 	Settings []string
+	// Flat: "hooks" is another agent's schema (Copilot's and Cursor's
+	// flat lists of handlers), read and written whole by the caller
+	// (ReplaceMember); never taken apart as Claude's groups.
+	Flat bool
 }
 
 // Parse reads a config file's bytes. An empty file is an empty object.
@@ -146,6 +150,10 @@ func (f Format) Parse(data []byte) (*Doc, error) {
 			return nil, shapef(`"hooks" appears twice`)
 		}
 		seen = true
+		if f.Flat {
+			d.members = append(d.members, m)
+			continue
+		}
 		h, err := parseHooks(m.raw, m.valStart, f.Settings)
 		if err != nil {
 			return nil, err
@@ -155,6 +163,15 @@ func (f Format) Parse(data []byte) (*Doc, error) {
 		d.members = append(d.members, m)
 	}
 	return d, nil
+}
+
+// Plain is data as JSON: with f.Comments, every comment outside strings
+// made spaces (what f.Parse reads).
+func (f Format) Plain(data []byte) ([]byte, error) {
+	if !f.Comments {
+		return data, nil
+	}
+	return blankComments(data)
 }
 
 // objectMembers splits a JSON object into its members, values raw.

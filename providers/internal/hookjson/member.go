@@ -79,12 +79,26 @@ func (f Format) ReadMember(path, key string) (json.RawMessage, error) {
 // change for people; no lines, no change. An error from change leaves the
 // file alone.
 func EditMember(ie provider.InstallEnv, path, key string, change func(old json.RawMessage) (json.RawMessage, []string, error)) (provider.InstallResult, error) {
+	if key == "hooks" {
+		return provider.InstallResult{Path: path}, errors.New(`EditMember: "hooks" is Install's`)
+	}
+	return ReplaceMember(ie, path, key, change)
+}
+
+// ReplaceMember is EditMember for any member, "hooks" included: for a file
+// whose hooks are not Claude's schema (Copilot's and Cursor's flat lists),
+// which the caller edits itself.
+func ReplaceMember(ie provider.InstallEnv, path, key string, change func(old json.RawMessage) (json.RawMessage, []string, error)) (provider.InstallResult, error) {
+	return Format{}.ReplaceMember(ie, path, key, change)
+}
+
+// ReplaceMember is ReplaceMember for a file in format f. With comments,
+// those outside the member keep their bytes; the member's value is written
+// without the ones it held.
+func (f Format) ReplaceMember(ie provider.InstallEnv, path, key string, change func(old json.RawMessage) (json.RawMessage, []string, error)) (provider.InstallResult, error) {
 	return ie.Edit(func(tx *configtx.Tx) (provider.InstallResult, error) {
 		res := provider.InstallResult{Path: path}
-		if key == "hooks" {
-			return res, errors.New(`EditMember: "hooks" is Install's`)
-		}
-		d, _, err := load(tx, path, Format{})
+		d, _, err := load(tx, path, f)
 		if err != nil {
 			return res, err
 		}
