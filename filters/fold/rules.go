@@ -349,9 +349,11 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 		// Claude's PostToolUse comes before the picker is redrawn away:
 		// the same tool's prompt just after its wait ended is that
 		// prompt's last frame, not a new one — unless it asks about
-		// something else (the next call's prompt, up at once).
+		// something else (the next call's prompt, up at once). Only a
+		// permission's text names what it asks about; a plan's or a
+		// question's on the pane is the screen's wording, not the call's.
 		if e.Tool != "" && e.Tool == s.answered && e.T.Sub(s.answeredT) < f.cfg.SameMoment &&
-			(e.Text == "" || s.answeredText == "" || e.Text == s.answeredText) {
+			(e.Text == "" || s.answeredText == "" || e.Text == s.answeredText || attn != event.AttnPermission) {
 			return
 		}
 		s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, e.ToolID, e.Text)
