@@ -111,6 +111,15 @@ func (d *decoder) strOr(old string) (string, error) {
 
 func (d *decoder) time() (Time, error) {
 	start := d.I
+	if d.Peek() == '"' {
+		// The usual form straight from the line's bytes, no string made.
+		if raw, special, err := d.RawString(); err == nil && !special {
+			if t, ok := parseUTC(raw); ok {
+				return Time{t}, nil
+			}
+		}
+		d.I = start
+	}
 	s, err := d.str()
 	if err != nil || s == "" {
 		return Time{}, err

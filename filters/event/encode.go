@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agwatch/ag/filters/jsonscan"
 )
 
 // AppendJSON appends e's encoding and a newline to b. Members are written in
@@ -143,26 +145,12 @@ func appendFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// safe marks the ASCII bytes a JSON string holds as they are.
-var safe = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // appendQuoted writes s as a JSON string; invalid UTF-8 becomes U+FFFD.
 func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		for i+8 <= len(s) && safe8(s[i:i+8]) {
-			i += 8
-		}
-		for i < len(s) && safe[s[i]] {
-			i++
-		}
-		if i >= len(s) {
+		if i = jsonscan.PlainRun(s, i); i >= len(s) {
 			break
 		}
 		c := s[i]
@@ -196,17 +184,6 @@ func appendQuoted(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-// safe8 reports whether all 8 bytes of s are safe, a word at a time: none
-// below 0x20, none '"' or '\\', none past ASCII.
-func safe8(s string) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
-	low := (x - ones*0x20) &^ x & highs
-	return (low | zero(x^(ones*'"')) | zero(x^(ones*'\\')) | x&highs) == 0
 }
 
 // appendTime writes t in Layout (UTC, milliseconds) without going through

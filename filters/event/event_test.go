@@ -276,8 +276,8 @@ func FuzzQuoted(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		var want []byte
 		want = append(want, '"')
-		for i := 0; i < len(s); i++ { // byte by byte, as before safe8
-			if !safe[s[i]] {
+		for i := 0; i < len(s); i++ { // byte by byte, as before PlainRun
+			if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
 				want = nil
 				break
 			}

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -90,7 +91,7 @@ func TestIsTrue(t *testing.T) {
 // FuzzScanner holds the scanner to encoding/json: the same texts are
 // valid, strings decode alike and Compact agrees with json.Compact.
 func FuzzScanner(f *testing.F) {
-	for _, s := range []string{`{"a":[1,-2.5e3,true,false,null,"x\u00e9\n"]}`, `"\ud83d\ude00"`, `0`, `-`, `[1,]`, `{"a" :1 }`, "\"\xff\"", `1e`, `[[[]]]`, ` { } `} {
+	for _, s := range []string{`{"a":[1,-2.5e3,true,false,null,"x\u00e9\n"]}`, `"\ud83d\ude00"`, `0`, `-`, `[1,]`, `{"a" :1 }`, "\"\xff\"", `1e`, `[[[]]]`, ` { } `, `-0`, `123456789012345678`, `1234567890123456789`, `-9223372036854775808`, `9223372036854775808`, `1.5`, `2e3`, `null`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -113,10 +114,49 @@ func FuzzScanner(f *testing.F) {
 		if got := Compact(nil, in); !bytes.Equal(got, want.Bytes()) {
 			t.Fatalf("Compact(%q) = %q, want %q", in, got, want.Bytes())
 		}
+		var num json.Number
+		if trimmed := bytes.TrimSpace(in); json.Unmarshal(in, &num) == nil && trimmed[0] != '"' && trimmed[0] != 'n' {
+			// Int: what strconv reads, or a float with no fraction.
+			is := Scanner{B: trimmed}
+			got, gerr := is.Int()
+			want, werr := strconv.ParseInt(num.String(), 10, 64)
+			if werr != nil {
+				f, ferr := strconv.ParseFloat(num.String(), 64)
+				want, werr = int64(f), ferr
+				if ferr == nil && f != float64(int64(f)) {
+					werr = strconv.ErrSyntax
+				}
+			}
+			if (gerr == nil) != (werr == nil) || gerr == nil && got != want {
+				t.Fatalf("Int(%q) = %d, %v; strconv: %d, %v", in, got, gerr, want, werr)
+			}
+		}
 		var str string
 		if json.Unmarshal(in, &str) == nil {
 			if got := Text(in); got != str {
 				t.Fatalf("Text(%q) = %q, encoding/json %q", in, got, str)
+			}
+		}
+	})
+}
+
+// FuzzPlainRun holds the word-at-a-time scan to a byte-at-a-time one, from
+// every offset, on bytes and on strings.
+func FuzzPlainRun(f *testing.F) {
+	for _, s := range []string{"", "plain", "0123456789abcdef\"", "abcdefg\x1f", "tab\there", "\x7f\x80é", `12345678\`, "\xff1234567"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for i := 0; i <= len(in); i++ {
+			want := i
+			for want < len(in) && in[want] >= 0x20 && in[want] < 0x80 && in[want] != '"' && in[want] != '\\' {
+				want++
+			}
+			if got := PlainRun(in, i); got != want {
+				t.Fatalf("PlainRun(%q, %d) = %d, want %d", in, i, got, want)
+			}
+			if got := PlainRun(string(in), i); got != want {
+				t.Fatalf("PlainRun(string %q, %d) = %d, want %d", in, i, got, want)
 			}
 		}
 	})
