@@ -164,7 +164,6 @@ type proc struct {
 	c      *cmd
 	stdin  *io.PipeWriter
 	out    chan event.Event
-	raw    chan string
 	stderr *syncBuf
 	code   chan int
 	cancel context.CancelFunc
@@ -174,7 +173,7 @@ func start(t testing.TB, env map[string]string, args ...string) *proc {
 	t.Helper()
 	pr, pw := io.Pipe()
 	or, ow := io.Pipe()
-	p := &proc{t: t, stdin: pw, out: make(chan event.Event, 1024), raw: make(chan string, 1024), stderr: &syncBuf{}, code: make(chan int, 1)}
+	p := &proc{t: t, stdin: pw, out: make(chan event.Event, 1024), stderr: &syncBuf{}, code: make(chan int, 1)}
 	c := newCmd(ow, p.stderr, func(k string) string { return env[k] })
 	c.self = agNotifyBin
 	p.c = c
@@ -185,7 +184,6 @@ func start(t testing.TB, env map[string]string, args ...string) *proc {
 		sc := bufio.NewScanner(or)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
-			p.raw <- sc.Text()
 			var e event.Event
 			if err := event.Decode(sc.Bytes(), &e); err != nil {
 				t.Errorf("ag-notify wrote a bad line %q: %v", sc.Text(), err)
