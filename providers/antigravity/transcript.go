@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -139,8 +141,8 @@ func (s *Steps) Parse(line []byte, emit func(*event.Event)) error {
 		}
 		if len(names) > 0 {
 			s.responses[*st.Index] = names
-			for r, res := range s.early {
-				if s.result(r, res, emit) {
+			for _, r := range slices.Sorted(maps.Keys(s.early)) {
+				if s.result(r, s.early[r], emit) {
 					delete(s.early, r)
 				}
 			}
