@@ -3,7 +3,6 @@ package antigravity
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -22,25 +21,15 @@ import (
 // their call.
 func TestStepsCheckpoints(t *testing.T) {
 	files, _ := filepath.Glob("testdata/brain/*/.system_generated/logs/transcript*.jsonl")
-	if len(files) < 2 {
-		t.Fatalf("fixtures %q", files)
-	}
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsertest.Checkpoints(t, func() provider.TranscriptParser { return NewSteps(path) }, data)
-	}
+	parsertest.CheckpointsFiles(t, func(f string) provider.TranscriptParser { return NewSteps(f) }, files...)
 }
 
+// TestStepsCheckpointsCorpus: the same over a real headless agy run,
+// where agy writes it.
 func TestStepsCheckpointsCorpus(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(corpus(t), "transcript", "agy-brain-transcript-tool-run.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := "/h/.gemini/antigravity-cli/brain/b339e9c1-61e9-4aab-94c8-7322c29b77d3/.system_generated/logs/transcript.jsonl"
-	parsertest.Checkpoints(t, func() provider.TranscriptParser { return NewSteps(path) }, data)
+	parsertest.CheckpointsFiles(t, func(string) provider.TranscriptParser { return NewSteps(path) },
+		filepath.Join(corpus(t), "transcript", "agy-brain-transcript-tool-run.jsonl"))
 }
 
 // longSteps is a conversation of n turns as agy writes them: a prompt, a

@@ -67,16 +67,14 @@ func TestKeysAndCommands(t *testing.T) {
 // checkpoint a restarted ag-tail resumes from: restored after any line it
 // goes on as one parser reading the whole file.
 func TestSessionCheckpoints(t *testing.T) {
-	data, err := os.ReadFile("testdata/session.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
 	agent := filepath.Join(t.TempDir(), ".omp", "agent")
 	path := filepath.Join(agent, "sessions", "--tmp-w--", "2026-12-03T09-00-00-000Z_01a3c4d5-e6f7-7000-8000-9a8b7c6d5e4f.jsonl")
 	os.MkdirAll(filepath.Dir(path), 0o700)
 	os.WriteFile(filepath.Join(agent, "models.json"), []byte(`{"providers":{"fake":{"models":[{"id":"fake-model","contextWindow":100000}]}}}`), 0o600)
 	newParser := func() provider.TranscriptParser { return New().NewTranscriptParser(path) }
-	parsertest.Checkpoints(t, newParser, data)
+	parsertest.CheckpointsFiles(t, func(string) provider.TranscriptParser { return newParser() }, "testdata/session.jsonl")
+
+	data, _ := os.ReadFile("testdata/session.jsonl")
 
 	var meters []event.Event
 	p := newParser()
