@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,7 +55,7 @@ func (*Provider) NewTranscriptParser(path string) provider.TranscriptParser { re
 type Steps struct {
 	path      string
 	session   string
-	seen      map[int64]bool
+	seen      runs               // the step indexes read
 	responses map[int64][]string // a response's index → its calls' tool names
 	early     map[int64]step     // results whose response is not read yet
 	model     string
@@ -72,7 +74,7 @@ func NewSteps(path string) *Steps {
 
 // Reset forgets the steps read.
 func (s *Steps) Reset() {
-	s.seen, s.responses, s.early, s.model = map[int64]bool{}, map[int64][]string{}, map[int64]step{}, ""
+	s.seen, s.responses, s.early, s.model = nil, map[int64][]string{}, map[int64]step{}, ""
 }
 
 type step struct {
@@ -106,14 +108,14 @@ func (s *Steps) Parse(line []byte, emit func(*event.Event)) error {
 	if st.Index == nil || s.session == "" {
 		return nil
 	}
-	if s.seen[*st.Index] {
+	if s.seen.has(*st.Index) {
 		return nil
 	}
 	t, err := time.Parse(time.RFC3339Nano, st.CreatedAt)
 	if err != nil {
 		return fmt.Errorf("step %d: bad created_at %q", *st.Index, st.CreatedAt)
 	}
-	s.seen[*st.Index] = true
+	s.seen.add(*st.Index)
 	key := strconv.FormatInt(*st.Index, 10)
 	switch {
 	case st.Type == "USER_INPUT":
@@ -139,8 +141,8 @@ func (s *Steps) Parse(line []byte, emit func(*event.Event)) error {
 		}
 		if len(names) > 0 {
 			s.responses[*st.Index] = names
-			for r, res := range s.early {
-				if s.result(r, res, emit) {
+			for _, r := range slices.Sorted(maps.Keys(s.early)) {
+				if s.result(r, s.early[r], emit) {
 					delete(s.early, r)
 				}
 			}
@@ -152,7 +154,8 @@ func (s *Steps) Parse(line []byte, emit func(*event.Event)) error {
 		}
 	case st.Source == "MODEL":
 		if !s.result(*st.Index, st, emit) {
-			s.early[*st.Index] = st
+			// Only its time and status are needed once its call is read.
+			s.early[*st.Index] = step{Index: st.Index, Status: st.Status, CreatedAt: st.CreatedAt}
 		}
 	}
 	return nil

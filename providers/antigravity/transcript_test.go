@@ -157,6 +157,11 @@ func TestStepsCases(t *testing.T) {
 		{"a result with no call is nothing", []string{
 			`{"step_index":5,"source":"MODEL","type":"VIEW_FILE","status":"DONE","created_at":"2026-01-01T00:00:00Z"}`,
 		}, ""},
+		{"results written before their calls end in the calls' order", []string{
+			`{"step_index":3,"source":"MODEL","type":"VIEW_FILE","status":"DONE","created_at":"2026-01-01T00:00:02Z"}`,
+			`{"step_index":4,"source":"MODEL","type":"RUN_COMMAND","status":"ERROR","created_at":"2026-01-01T00:00:03Z"}`,
+			`{"step_index":2,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","created_at":"2026-01-01T00:00:01Z","tool_calls":[{"name":"a","args":{}},{"name":"b","args":{}}]}`,
+		}, "tool.start:a tool.start:b tool.end:a tool.end:error"},
 		{"not JSON", []string{`{"step_index":`}, "error"},
 		{"bad time", []string{`{"step_index":1,"type":"USER_INPUT","created_at":"soon","content":"x"}`}, "error"},
 		{"arguments of a surprising type", []string{

@@ -1,10 +1,14 @@
 package omp
 
 import (
+	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/internal/parsertest"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -55,5 +59,34 @@ func TestKeysAndCommands(t *testing.T) {
 	}
 	if l, err := c.SpawnCommand("it's", provider.Launch{Model: "opus"}); err != nil || l != `command omp --model opus 'it'\''s'` {
 		t.Errorf("spawn %q %v", l, err)
+	}
+}
+
+// TestSessionCheckpoints: omp's session files (Pi's format, with omp's
+// padded title line and custom entries) go through Pi's parser, whose
+// checkpoint a restarted ag-tail resumes from: restored after any line it
+// goes on as one parser reading the whole file.
+func TestSessionCheckpoints(t *testing.T) {
+	agent := filepath.Join(t.TempDir(), ".omp", "agent")
+	path := filepath.Join(agent, "sessions", "--tmp-w--", "2026-12-03T09-00-00-000Z_01a3c4d5-e6f7-7000-8000-9a8b7c6d5e4f.jsonl")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	os.WriteFile(filepath.Join(agent, "models.json"), []byte(`{"providers":{"fake":{"models":[{"id":"fake-model","contextWindow":100000}]}}}`), 0o600)
+	newParser := func() provider.TranscriptParser { return New().NewTranscriptParser(path) }
+	parsertest.CheckpointsFiles(t, func(string) provider.TranscriptParser { return newParser() }, "testdata/session.jsonl")
+
+	data, _ := os.ReadFile("testdata/session.jsonl")
+
+	var meters []event.Event
+	p := newParser()
+	for l := range bytes.Lines(data) {
+		p.Parse(bytes.TrimSuffix(l, []byte("\n")), func(e *event.Event) { meters = append(meters, *e) })
+	}
+	if len(meters) != 3 {
+		t.Fatalf("%d meters, want one a response (the aborted one too)", len(meters))
+	}
+	second := meters[1]
+	if second.Agent != ID || second.Session != "01a3c4d5-e6f7-7000-8000-9a8b7c6d5e4f" || second.Context == nil || second.Context.Size != 100000 ||
+		second.Context.Used != 8379 || second.CostUSD == nil || math.Abs(*second.CostUSD-0.000085) > 1e-12 {
+		t.Errorf("second meter %s", event.Marshal(&second))
 	}
 }

@@ -4,6 +4,7 @@ package parsertest
 
 import (
 	"bytes"
+	"os"
 	"testing"
 
 	"github.com/agwatch/ag/filters/event"
@@ -53,6 +54,24 @@ func Checkpoints(t *testing.T, newParser func() provider.TranscriptParser, data 
 	}
 	if err := newParser().(provider.Checkpointer).Restore([]byte("{not a checkpoint")); err == nil {
 		t.Error("Restore took bytes that are no checkpoint")
+	}
+}
+
+// CheckpointsFiles is Checkpoints over each file (one subtest a file),
+// with newParser(file) the file's parser; no file at all fails.
+func CheckpointsFiles(t *testing.T, newParser func(file string) provider.TranscriptParser, files ...string) {
+	t.Helper()
+	if len(files) == 0 {
+		t.Fatal("no files to check")
+	}
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			Checkpoints(t, func() provider.TranscriptParser { return newParser(f) }, data)
+		})
 	}
 }
 
