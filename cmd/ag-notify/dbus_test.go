@@ -183,9 +183,9 @@ func TestDBusLatency(t *testing.T) {
 		var lat []time.Duration
 		for i := range n {
 			sess := tc.name + string(rune('A'+i%26)) + string(rune('a'+i/26))
+			p.send(state(sess, "working", "", "1.1")) // made first: a state older than the last is dropped
 			w := state(sess, "waiting", "permission", "2.2")
 			w.Pane = "%" + string(rune('0'+i%10)) + string(rune('0'+i/10)) // no cached quiet check
-			p.send(state(sess, "working", "", "1.1"))
 			sent := time.Now()
 			p.send(w)
 			cs := b.waitCalls(t, base+i+1)

@@ -113,9 +113,10 @@ func execRecords(t *testing.T, dir string) []execRecord {
 func TestExecBackend(t *testing.T) {
 	dir := t.TempDir()
 	p := start(t, nil, "--exec", execCmd(dir), "-S", shortDir(t)+"/no-tmux", "--debounce", "50ms")
+	working := state("s1", "working", "", "1.1") // first: a state older than the last is dropped
 	w := state("s1", "waiting", "permission", "2.2")
 	w.Text = `$(touch ` + dir + `/pwned) ; touch ` + dir + `/pwned2`
-	p.send(state("s1", "working", "", "1.1"), w)
+	p.send(working, w)
 	d := p.next(event.Notify)
 	if d.Backend != "exec" || d.Action != "deliver" {
 		t.Errorf("notify event = %+v", d)
