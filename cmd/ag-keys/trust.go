@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/replace"
 	"github.com/agwatch/ag/filters/sign"
 )
 
@@ -132,20 +132,14 @@ func (d *done) compact() {
 	d.n = len(lines)
 }
 
-// rewrite replaces the file atomically.
+// rewrite replaces the file atomically (best effort: the file only
+// spares a restarted ag-keys a second press).
 func (d *done) rewrite(lines [][]byte) {
-	tmp, err := os.CreateTemp(filepath.Dir(d.path), ".keys-done-*")
-	if err != nil {
-		return
-	}
-	w := bufio.NewWriter(tmp)
+	var b []byte
 	for _, l := range lines {
-		w.Write(l)
-		w.WriteByte('\n')
+		b = append(append(b, l...), '\n')
 	}
-	if w.Flush() != nil || tmp.Close() != nil || os.Rename(tmp.Name(), d.path) != nil {
-		os.Remove(tmp.Name())
-	}
+	replace.File(d.path, b)
 }
 
 // keygen writes a new key file.
