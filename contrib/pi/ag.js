@@ -86,12 +86,15 @@ function sender({ hook = AG_HOOK, agent = AGENT, spawnFn = spawn, debug = () => 
 
 const cut = (s) => (typeof s === "string" && s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) : s);
 
-// What a tool call is about, as a short text: the command, else the path.
+// What a tool call is about, as a short text: the command, else the path,
+// else (omp's ask) its first question.
 function about(args) {
   if (!args || typeof args !== "object") return undefined;
   for (const k of ["command", "path", "file_path", "filePath", "pattern", "url"]) {
     if (typeof args[k] === "string") return cut(args[k]);
   }
+  const q = Array.isArray(args.questions) ? args.questions[0] : undefined;
+  if (q && typeof q.question === "string") return cut(q.question);
   return undefined;
 }
 

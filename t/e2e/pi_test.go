@@ -188,6 +188,34 @@ func TestOmp(t *testing.T) {
 		t.Errorf("meters: model %q context %+v", m.Model, *m.Context)
 	}
 
+	t.Log("-- a question (omp's ask tool): waiting(question) with its text, no keys; picked in the pane → done; Escape → idle (the call's end, then the abort)")
+	from = len(nd.Calls())
+	pane.Type(`CALL: ask {"questions":[{"id":"colour","question":"Which colour?","options":[{"label":"Blue"},{"label":"Green"}]}]}`)
+	q := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
+	if q.Attention != event.AttnQuestion || q.Tool != "ask" || q.Text != "Which colour?" {
+		t.Errorf("question state: attention %q tool %q text %q", q.Attention, q.Tool, q.Text)
+	}
+	qn, _ := nd.WaitCall(from, "Notify for the question", 15*time.Second, func(c Call) bool {
+		return c.Call == "Notify" && strings.Contains(c.Body, "Which colour?")
+	})
+	if hasButtons(qn) {
+		t.Errorf("omp's question offers buttons: %q", qn.Actions)
+	}
+	if out, code := h.runCode(30*time.Second, Bin(t, "ag-keys"), "answer", "Green", "--pane", pane.ID, "-S", tm.Socket); code != 1 {
+		t.Errorf("ag-keys answer on omp's question: exit %d %s; want refused", code, out)
+	}
+	pane.WaitText(15*time.Second, "Other (type your own)")
+	pane.Keys("Down")
+	time.Sleep(300 * time.Millisecond)
+	pane.Keys("Enter")
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
+	pane.WaitText(10*time.Second, "◉ Green") // omp's record of the answer
+	pane.Type(`CALL: ask {"questions":[{"id":"db","question":"Which database?","options":[{"label":"SQLite"},{"label":"Postgres"}]}]}`)
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)
+	pane.WaitText(15*time.Second, "Other (type your own)")
+	pane.Keys("Escape") // the call ends cancelled, then the run aborts
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusIdle)
+
 	t.Log("-- /new: a new session in place, the old one gone")
 	old := s.ID
 	pane.Type("/new")

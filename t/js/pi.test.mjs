@@ -66,6 +66,26 @@ test("omp: approvals oldest first, a session changed in place, an error", async 
   assert.ok(got.every((e) => e.agent === "omp"));
 });
 
+test("omp: the ask tool's call is a question wait, its first question the text", async () => {
+  const ext = (await load(process.env.AG_JS_OMP)).default;
+  const a = agent();
+  ext(a.api);
+  const start = spool().length;
+  a.fire("agent_start", {});
+  a.fire("tool_execution_start", { toolCallId: "q1", toolName: "ask", args: { questions: [
+    { id: "colour", question: "Which colour?", options: [{ label: "Blue" }, { label: "Green" }] },
+    { id: "size", question: "How big?", options: [{ label: "S" }] },
+  ] } });
+  a.fire("tool_execution_end", { toolCallId: "q1", toolName: "ask", result: {}, isError: false });
+  a.fire("tool_execution_start", { toolCallId: "q2", toolName: "ask", args: { questions: "not a list" } });
+  const got = (await waitSpool((s) => s.length - start >= 6)).slice(start);
+  assert.deepEqual(got.map(line), [
+    "turn.start s-one", "tool.start s-one ask q1 Which colour?", "wait s-one ask q1 Which colour?",
+    "tool.end s-one ask q1", "tool.start s-one ask q2", "wait s-one ask q2",
+  ]);
+  assert.ok(got.filter((e) => e.kind === "wait").every((e) => e.attention === "question"));
+});
+
 test("handlers never throw and decide nothing, whatever they get", async () => {
   for (const file of [process.env.AG_JS_PI, process.env.AG_JS_OMP]) {
     const ext = (await load(file)).default;

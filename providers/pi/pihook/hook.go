@@ -54,6 +54,12 @@ func Map(agent string, raw []byte, hc provider.HookContext) ([]event.Event, erro
 	return out, err
 }
 
+// questionTools are the tools whose call asks the user and waits: omp's
+// ask (verified on 18.2.3: a picker of the options and "Other (type your
+// own)"), and Pi's ask_question (later Pi releases, after the seeds; Pi
+// 0.73.1 has none).
+var questionTools = map[string]bool{"ask": true, "ask_question": true}
+
 func mapLine(agent string, o jsline.Obj, t time.Time, add func(event.Event)) {
 	session := o.Str("session")
 	if session == "" {
@@ -77,6 +83,14 @@ func mapLine(agent string, o jsline.Obj, t time.Time, add func(event.Event)) {
 		e := ev(event.ToolStart)
 		e.Tool, e.ToolID, e.Text = o.Str("toolName"), o.Str("toolCallId"), event.Clamp(o.Str("text"), textMax)
 		add(e)
+		if questionTools[e.Tool] {
+			// The call is the question: its picker is up until the call
+			// ends (answered: tool_execution_end; Escape: that and an
+			// aborted agent_end). No other event says the session waits.
+			w := e
+			w.Kind, w.Attention = event.Wait, event.AttnQuestion
+			add(w)
+		}
 	case "tool_execution_end":
 		e := ev(event.ToolEnd)
 		e.Tool, e.ToolID = o.Str("toolName"), o.Str("toolCallId")

@@ -24,6 +24,8 @@ func TestMap(t *testing.T) {
 		{"start", "pi", ln(`"type":"session_start","reason":"startup"`), []string{"session.start s1 - - startup -"}},
 		{"prompt", "pi", ln(`"type":"agent_start","text":"say hello"`), []string{"turn.start s1 - - say hello -"}},
 		{"tool", "pi", ln(`"type":"tool_execution_start","toolCallId":"c1","toolName":"bash","text":"ls"`), []string{"tool.start s1 bash c1 ls -"}},
+		{"omp's ask: the call is a question wait", "omp", ln(`"type":"tool_execution_start","toolCallId":"c3","toolName":"ask","text":"Which colour?"`),
+			[]string{"tool.start s1 ask c3 Which colour? -", "wait s1 ask c3 Which colour? -"}},
 		{"tool end", "pi", ln(`"type":"tool_execution_end","toolCallId":"c1","toolName":"bash","isError":false`), []string{"tool.end s1 bash c1 - -"}},
 		{"end", "pi", ln(`"type":"agent_end","stopReason":"stop"`), []string{"turn.end s1 - - - -"}},
 		{"error", "pi", ln(`"type":"agent_end","stopReason":"error","errorMessage":"429 Too Many Requests"`), []string{"turn.fail s1 - - 429 Too Many Requests error"}},
@@ -51,6 +53,9 @@ func TestMap(t *testing.T) {
 			var got []string
 			for _, e := range evs {
 				got = append(got, strings.Join([]string{e.Kind, e.Session, d(e.Tool), d(e.ToolID), d(e.Text), d(e.Reason)}, " "))
+				if want := map[bool]string{true: event.AttnPermission, false: event.AttnQuestion}[e.Tool != "ask"]; e.Kind == event.Wait && e.Attention != want {
+					t.Errorf("wait's attention %q, want %q", e.Attention, want)
+				}
 				if e.Agent != tc.agent || e.Src != event.SrcHook || e.ID == "" || e.PID != 5 || e.Cwd != "/w" || e.Pane != "%4" ||
 					!strings.HasSuffix(e.Transcript, "_s1.jsonl") || !e.T.Equal(time.UnixMilli(1786798405461)) {
 					t.Errorf("envelope: %s", event.Marshal(&e))
