@@ -20,7 +20,10 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-require golang.org/x/text v0.20.0
+require (
+	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/text v0.20.0
+)
 
 require (
 	github.com/ebitengine/purego v0.11.2 // indirect

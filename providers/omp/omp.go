@@ -140,5 +140,7 @@ func (*Provider) TranscriptRoots(env provider.Env) []provider.Root {
 }
 
 func (*Provider) NewTranscriptParser(path string) provider.TranscriptParser {
-	return pi.NewSession(ID, path, pi.NewModels(pi.ModelsBeside(path)).Window)
+	js := pi.ModelsBeside(path)
+	base := strings.TrimSuffix(js, ".json")
+	return pi.NewSession(ID, path, pi.NewModelsFirst(base+".yml", base+".yaml", js).Window)
 }

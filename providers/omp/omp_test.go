@@ -5,7 +5,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/internal/parsertest"
@@ -88,5 +90,65 @@ func TestSessionCheckpoints(t *testing.T) {
 	if second.Agent != ID || second.Session != "01a3c4d5-e6f7-7000-8000-9a8b7c6d5e4f" || second.Context == nil || second.Context.Size != 100000 ||
 		second.Context.Used != 8379 || second.CostUSD == nil || math.Abs(*second.CostUSD-0.000085) > 1e-12 {
 		t.Errorf("second meter %s", event.Marshal(&second))
+	}
+}
+
+// TestModelsYAML: omp reads models.yml (else models.yaml), and a
+// models.json only until it has migrated it: the window is the YAML's
+// when there is one, follows its edits, and is the JSON's again when the
+// YAML goes.
+func TestModelsYAML(t *testing.T) {
+	agent := filepath.Join(t.TempDir(), ".omp", "agent")
+	path := filepath.Join(agent, "sessions", "--tmp-w--", "2026-12-03T09-00-00-000Z_01a3c4d5-e6f7-7000-8000-9a8b7c6d5e4f.jsonl")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	data, _ := os.ReadFile("testdata/session.jsonl")
+	window := func() int64 {
+		var size int64
+		p := New().NewTranscriptParser(path)
+		for l := range bytes.Lines(data) {
+			p.Parse(bytes.TrimSuffix(l, []byte("\n")), func(e *event.Event) {
+				if e.Context != nil {
+					size = e.Context.Size
+				}
+			})
+		}
+		return size
+	}
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(agent, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// As omp 18.2.3 writes it when it migrates the JSON (YAML.stringify, 2 spaces).
+	yml := func(n int) string {
+		return "providers:\n  fake:\n    baseUrl: http://127.0.0.1:1/v1\n    api: openai-completions\n    models:\n      - id: fake-model\n        name: Fake Model\n        contextWindow: " +
+			strconv.Itoa(n) + "\n        maxTokens: 4096\n"
+	}
+	for _, step := range []struct {
+		name string
+		do   func()
+		want int64
+	}{
+		{"nothing declared", func() {}, 0},
+		{"models.json alone", func() {
+			write("models.json", `{"providers":{"fake":{"models":[{"id":"fake-model","contextWindow":100000}]}}}`)
+		}, 100000},
+		{"models.yaml over the JSON", func() { write("models.yaml", yml(64000)) }, 64000},
+		{"models.yml over both", func() { write("models.yml", yml(200000)) }, 200000},
+		{"models.yml edited", func() {
+			write("models.yml", yml(128000))
+			future := time.Now().Add(time.Minute) // a new mtime within the same clock tick
+			os.Chtimes(filepath.Join(agent, "models.yml"), future, future)
+		}, 128000},
+		{"models.yml that does not parse declares nothing", func() { write("models.yml", "providers: [\n") }, 0},
+		{"models.yml and .yaml gone: the JSON's", func() {
+			os.Remove(filepath.Join(agent, "models.yml"))
+			os.Remove(filepath.Join(agent, "models.yaml"))
+		}, 100000},
+	} {
+		step.do()
+		if got := window(); got != step.want {
+			t.Errorf("%s: window %d, want %d", step.name, got, step.want)
+		}
 	}
 }

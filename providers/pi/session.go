@@ -2,7 +2,10 @@ package pi
 
 import (
 	"os"
+	"strings"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/jsonscan"
@@ -104,49 +107,84 @@ func leftPct(used, size int64) int {
 func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
 func str(v any) string         { s, _ := v.(string); return s }
 func num(v any) int64 {
-	f, _ := v.(float64)
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case int: // YAML's integers
+		f = float64(x)
+	case uint64:
+		f = float64(x)
+	}
 	if f < 0 || f > 1e15 {
 		return 0
 	}
 	return int64(f)
 }
 
-// Models reads the context windows models.json declares (Pi's and omp's
-// own file of custom providers): {"providers":{"<p>":{"models":[{"id":…,
-// "contextWindow":…}]}}}. It is read again when it changes.
+// Models reads the context windows the agent's file of custom providers
+// declares: {"providers":{"<p>":{"models":[{"id":…,"contextWindow":…}]}}}
+// in JSON (Pi's models.json) or YAML (omp's). Of the files it is given the
+// first that exists is the one read, as the agent does, and it is read
+// again when it changes or another one takes its place.
 type Models struct {
-	path  string
+	paths []string
+	cur   string // the file read, "" if none was there
 	mtime time.Time
 	sizes map[string]int64
 }
 
 // NewModels reads the models.json at path (which may not exist).
-func NewModels(path string) *Models { return &Models{path: path} }
+func NewModels(path string) *Models { return &Models{paths: []string{path}} }
+
+// NewModelsFirst reads the first of paths that exists: omp 18.2.3 reads
+// models.yml, else models.yaml, and only when neither is there migrates a
+// models.json to models.yml (keeping the JSON, which it never reads again).
+func NewModelsFirst(paths ...string) *Models { return &Models{paths: paths} }
 
 // Window is the declared window of provider's model, 0 if none.
 func (m *Models) Window(provider, model string) int64 {
-	fi, err := os.Stat(m.path)
-	if err != nil {
-		return 0
+	path, mtime := "", time.Time{}
+	for _, p := range m.paths {
+		if fi, err := os.Stat(p); err == nil {
+			path, mtime = p, fi.ModTime()
+			break
+		}
 	}
-	if m.sizes == nil || !fi.ModTime().Equal(m.mtime) {
-		m.mtime, m.sizes = fi.ModTime(), map[string]int64{}
-		if b, err := os.ReadFile(m.path); err == nil {
-			if v, err := jsonscan.Decode(b); err == nil {
-				for pid, pv := range obj(obj(v)["providers"]) {
-					ms, _ := obj(pv)["models"].([]any)
-					for _, x := range ms {
-						if n := num(obj(x)["contextWindow"]); n > 0 {
-							m.sizes[pid+"\x00"+str(obj(x)["id"])] = n
-							m.sizes["\x00"+str(obj(x)["id"])] = n
-						}
-					}
-				}
-			}
+	if m.sizes == nil || path != m.cur || !mtime.Equal(m.mtime) {
+		m.cur, m.mtime, m.sizes = path, mtime, map[string]int64{}
+		if path != "" {
+			m.read(path, !strings.HasSuffix(path, ".json"))
 		}
 	}
 	if n := m.sizes[provider+"\x00"+model]; n > 0 {
 		return n
 	}
 	return m.sizes["\x00"+model]
+}
+
+// read adds one file's windows; a file that does not parse adds none.
+func (m *Models) read(path string, isYAML bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	var v any
+	if isYAML {
+		err = yaml.Unmarshal(b, &v)
+	} else {
+		v, err = jsonscan.Decode(b)
+	}
+	if err != nil {
+		return
+	}
+	for pid, pv := range obj(obj(v)["providers"]) {
+		ms, _ := obj(pv)["models"].([]any)
+		for _, x := range ms {
+			if n := num(obj(x)["contextWindow"]); n > 0 {
+				m.sizes[pid+"\x00"+str(obj(x)["id"])] = n
+				m.sizes["\x00"+str(obj(x)["id"])] = n
+			}
+		}
+	}
 }

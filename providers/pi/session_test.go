@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agwatch/ag/filters/event"
 )
@@ -96,5 +97,51 @@ func FuzzSession(f *testing.F) {
 				t.Fatalf("left %d", *e.Context.LeftPct)
 			}
 		})
+	})
+}
+
+// TestModelsFirst: one Models follows its files — the first that exists
+// is read, read again when it changes, and another takes over when it
+// goes.
+func TestModelsFirst(t *testing.T) {
+	dir := t.TempDir()
+	yml, js := filepath.Join(dir, "models.yml"), filepath.Join(dir, "models.json")
+	m := NewModelsFirst(yml, js)
+	at := time.Now()
+	write := func(path, body string) {
+		os.WriteFile(path, []byte(body), 0o600)
+		at = at.Add(time.Minute) // a new mtime even within one clock tick
+		os.Chtimes(path, at, at)
+	}
+	write(js, `{"providers":{"p":{"models":[{"id":"m","contextWindow":1000}]}}}`)
+	if n := m.Window("p", "m"); n != 1000 {
+		t.Errorf("json: %d", n)
+	}
+	write(yml, "providers:\n  p:\n    models:\n      - id: m\n        contextWindow: 2000\n")
+	if n := m.Window("p", "m"); n != 2000 {
+		t.Errorf("yml over json: %d", n)
+	}
+	write(yml, "providers:\n  p:\n    models:\n      - id: m\n        contextWindow: 3000\n")
+	if n := m.Window("other", "m"); n != 3000 {
+		t.Errorf("yml edited, another provider's name: %d", n)
+	}
+	os.Remove(yml)
+	if n := m.Window("p", "m"); n != 1000 {
+		t.Errorf("yml gone: %d", n)
+	}
+}
+
+// FuzzModels: whatever models.yml or models.json holds, Window never
+// panics and a window is never negative.
+func FuzzModels(f *testing.F) {
+	f.Add([]byte("providers:\n  p:\n    models:\n      - id: m\n        contextWindow: 2000\n"), true)
+	f.Add([]byte(`{"providers":{"p":{"models":[{"id":"m","contextWindow":1e300}]}}}`), false)
+	f.Add([]byte("providers: {p: {models: [{id: [1], contextWindow: -5}, ~]}}"), true)
+	f.Fuzz(func(t *testing.T, b []byte, isYAML bool) {
+		path := filepath.Join(t.TempDir(), map[bool]string{true: "models.yml", false: "models.json"}[isYAML])
+		os.WriteFile(path, b, 0o600)
+		if n := NewModelsFirst(path).Window("p", "m"); n < 0 {
+			t.Fatalf("window %d", n)
+		}
 	})
 }

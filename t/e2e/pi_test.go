@@ -132,6 +132,12 @@ func TestOmp(t *testing.T) {
 	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"}, []string{"ag-notify", "--backend", "dbus", "--cooldown", "0s", "-S", sock})
 	tm := h.StartTmux()
 	pane := h.StartOmp(tm, "omp", bin)
+	// omp migrated the models.json to models.yml, the only file it reads
+	// from now on: without the JSON the window must come from omp's YAML.
+	if _, err := os.Stat(filepath.Join(dir, "models.yml")); err != nil {
+		t.Fatalf("omp wrote no models.yml: %v", err)
+	}
+	os.Remove(filepath.Join(dir, "models.json"))
 	s := pl.Out.Session(omp.ID, "")
 	if up := detectAgent(t, h, tm, pane, omp.ID); !strings.HasSuffix(up.Argv0, "bun") {
 		t.Errorf("omp's argv0 %q: want bun (npm's shim runs bun …/.bin/omp)", up.Argv0)
@@ -184,8 +190,8 @@ func TestOmp(t *testing.T) {
 	m := pl.Out.Await(t, "with meters", 30*time.Second, func(e *event.Event) bool {
 		return e.Kind == event.State && e.Session == s.ID && e.Model != "" && e.Tokens != nil && e.Context != nil
 	})
-	if m.Model != "fake-model" || m.Context.Used <= 0 {
-		t.Errorf("meters: model %q context %+v", m.Model, *m.Context)
+	if m.Model != "fake-model" || m.Context.Used <= 0 || m.Context.Size != 128000 {
+		t.Errorf("meters: model %q context %+v; want the window of omp's models.yml, 128000", m.Model, *m.Context)
 	}
 
 	t.Log("-- a question (omp's ask tool): waiting(question) with its text, no keys; picked in the pane → done; Escape → idle (the call's end, then the abort)")
