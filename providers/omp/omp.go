@@ -26,10 +26,13 @@ const ID = omphook.ID
 // Provider is omp.
 type Provider struct {
 	jsfile.Installer // the extension file (see spec)
+	// env is where a session file's models are looked for when the file
+	// is not in the agent directory (omp's XDG data dir): the user's.
+	env paths.Env
 }
 
 // New returns the omp provider.
-func New() *Provider { return &Provider{jsfile.Installer{Spec: spec}} }
+func New() *Provider { return &Provider{Installer: jsfile.Installer{Spec: spec}, env: os.Getenv} }
 
 var (
 	_ provider.Hooked       = (*Provider)(nil)
@@ -75,7 +78,9 @@ func SessionDirs(env paths.Env) []string {
 	dirs := []string{filepath.Join(AgentDir(env), "sessions")}
 	if x := env("XDG_DATA_HOME"); x != "" && env("PI_CODING_AGENT_DIR") == "" {
 		if fi, err := os.Stat(filepath.Join(x, "omp")); err == nil && fi.IsDir() {
-			dirs = append([]string{filepath.Join(x, "omp", "agent", "sessions")}, dirs...)
+			// XDG drops the agent/ level (omp 18.2.3's dirs.ts, and seen
+			// there: $XDG_DATA_HOME/omp/sessions/<dir>/<file>).
+			dirs = append([]string{filepath.Join(x, "omp", "sessions")}, dirs...)
 		}
 	}
 	return dirs
@@ -139,8 +144,15 @@ func (*Provider) TranscriptRoots(env provider.Env) []provider.Root {
 	return roots
 }
 
-func (*Provider) NewTranscriptParser(path string) provider.TranscriptParser {
+// NewTranscriptParser: windows come from the agent directory's models
+// file — the one the session file is in (<agent dir>/sessions/<dir>/
+// <file>), else, for a session in the XDG data dir, the user's agent
+// directory (omp keeps models, config, with the agent, XDG or not).
+func (p *Provider) NewTranscriptParser(path string) provider.TranscriptParser {
 	js := pi.ModelsBeside(path)
+	if filepath.Base(filepath.Dir(js)) != "agent" && p.env != nil {
+		js = filepath.Join(AgentDir(p.env), "models.json")
+	}
 	base := strings.TrimSuffix(js, ".json")
 	return pi.NewSession(ID, path, pi.NewModelsFirst(base+".yml", base+".yaml", js).Window)
 }

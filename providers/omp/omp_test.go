@@ -43,8 +43,33 @@ func TestAgentDir(t *testing.T) {
 		t.Errorf("no %s/omp: %q", xdg, d)
 	}
 	os.Mkdir(filepath.Join(xdg, "omp"), 0o700)
-	if d := SessionDirs(env); len(d) != 2 || d[0] != filepath.Join(xdg, "omp", "agent", "sessions") {
+	if d := SessionDirs(env); len(d) != 2 || d[0] != filepath.Join(xdg, "omp", "sessions") {
 		t.Errorf("with %s/omp: %q", xdg, d)
+	}
+}
+
+// TestXDGSessionModels: a session in the XDG data dir (as omp 18.2.3
+// writes one when $XDG_DATA_HOME/omp exists) gets its window from the
+// agent directory's models.yml, where omp keeps it.
+func TestXDGSessionModels(t *testing.T) {
+	home, xdg := t.TempDir(), t.TempDir()
+	env := func(k string) string { return map[string]string{"HOME": home, "XDG_DATA_HOME": xdg}[k] }
+	agent := AgentDir(env)
+	os.MkdirAll(agent, 0o700)
+	os.WriteFile(filepath.Join(agent, "models.yml"), []byte("providers:\n  fake:\n    models:\n      - id: fake-model\n        contextWindow: 64000\n"), 0o600)
+	path := filepath.Join(xdg, "omp", "sessions", "-tmp-w", "2026-12-03T09-00-00-000Z_01a3c4d5-e6f7-7000-8000-9a8b7c6d5e4f.jsonl")
+	data, _ := os.ReadFile("testdata/session.jsonl")
+	p := (&Provider{env: env}).NewTranscriptParser(path)
+	var size int64
+	for l := range bytes.Lines(data) {
+		p.Parse(bytes.TrimSuffix(l, []byte("\n")), func(e *event.Event) {
+			if e.Context != nil {
+				size = e.Context.Size
+			}
+		})
+	}
+	if size != 64000 {
+		t.Errorf("window %d, want models.yml's 64000", size)
 	}
 }
 

@@ -241,3 +241,35 @@ func TestOmp(t *testing.T) {
 	pane.Type("/exit")
 	pl.Out.Session(omp.ID, next.Session).WaitFor(t, "gone", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusGone })
 }
+
+// TestOmpXDG: with $XDG_DATA_HOME/omp there, omp 18.2.3 writes its
+// sessions to $XDG_DATA_HOME/omp/sessions (no agent/ level) and keeps its
+// models in ~/.omp/agent: ag-tail follows the session there, with the
+// window from the agent directory's models.yml.
+func TestOmpXDG(t *testing.T) {
+	t.Parallel()
+	bin := Install(t, Omp)
+	h := New(t)
+	api := h.FakeChat(chat.Options{})
+	h.OmpConfig(api, bin)
+	xdg := filepath.Join(h.Root, "xdg")
+	if err := os.MkdirAll(filepath.Join(xdg, "omp"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	h.Setenv("XDG_DATA_HOME", xdg)
+	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "omp")
+	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
+	tm := h.StartTmux()
+	pane := h.StartOmp(tm, "omp", bin)
+	s := pl.Out.Session(omp.ID, "")
+	pane.Type("say hello")
+	s.Expect(t, 60*time.Second, event.StatusWorking)
+	s.Expect(t, 60*time.Second, event.StatusDone)
+	m := pl.Out.Await(t, "a meter's state", 30*time.Second, func(e *event.Event) bool {
+		return e.Kind == event.State && e.Session == s.ID && e.Context != nil && e.Context.Size > 0
+	})
+	files, _ := filepath.Glob(filepath.Join(xdg, "omp", "sessions", "*", "*.jsonl"))
+	if len(files) != 1 || m.Transcript != files[0] || m.Context.Size != 128000 {
+		t.Errorf("session files %q; state's transcript %q, context %+v", files, m.Transcript, *m.Context)
+	}
+}
