@@ -1,7 +1,6 @@
 package t
 
 import (
-	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -100,19 +99,7 @@ func TestRestartGeminiChats(t *testing.T) {
 		// moment later), a replay reads them together — restarts or not.
 		e.Gen, e.Token = 0, ""
 	})
-	// Each chat went on from the parser's own checkpoint, kept in the
-	// cursor ("v … <state, base64> <path>" lines).
-	b, err := os.ReadFile(filepath.Join(ag, "tail.cursor"))
-	kept := 0
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) > 9 && f[0] == "v" && strings.Contains(l, "/chats/session-") {
-			if st, err := base64.RawStdEncoding.DecodeString(f[9]); err == nil && strings.Contains(string(st), `"msgs":[`) {
-				kept++
-			}
-		}
-	}
-	if err != nil || kept == 0 {
-		t.Errorf("tail.cursor holds no Gemini chat checkpoint: %v\n%.2000s", err, b)
-	}
+	// Each chat went on from the parser's own checkpoint.
+	checkpointsKept(t, ag, "/chats/session-", `"msgs":[`)
 	t.Logf("%d messages", n)
 }

@@ -1,6 +1,7 @@
 package t
 
 import (
+	"encoding/base64"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -250,6 +251,25 @@ func restarts(t *testing.T, env []string, ag string, write func(), done func([]e
 		t.Errorf("only %d of 8 restarts went on from the cursor", resumed)
 	}
 	t.Logf("%d of 8 restarts went on from the cursor", resumed)
+}
+
+// checkpointsKept checks that tail.cursor ("v … <state, base64> <path>"
+// lines) holds a parser's own checkpoint, one with want in it, for some
+// file whose path has file in it.
+func checkpointsKept(t *testing.T, ag, file, want string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(ag, "tail.cursor"))
+	kept := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) > 9 && f[0] == "v" && strings.Contains(l, file) {
+			if st, err := base64.RawStdEncoding.DecodeString(f[9]); err == nil && strings.Contains(string(st), want) {
+				kept++
+			}
+		}
+	}
+	if err != nil || kept == 0 {
+		t.Errorf("tail.cursor holds no checkpoint of a %s file: %v\n%.2000s", file, err, b)
+	}
 }
 
 type writerFunc func([]byte) (int, error)
