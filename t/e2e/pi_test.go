@@ -262,7 +262,17 @@ func TestOmpXDG(t *testing.T) {
 	tm := h.StartTmux()
 	pane := h.StartOmp(tm, "omp", bin)
 	s := pl.Out.Session(omp.ID, "")
+	// The extension's session.start says omp is up; a fresh omp (first run
+	// of a new cache) can still drop an Enter typed just after it, leaving
+	// the prompt in its composer: press it again then.
+	s.Expect(t, 60*time.Second, event.StatusIdle)
 	pane.Type("say hello")
+	for i := 0; i < 3 && strings.Contains(pane.Capture(), "╰─ say hello"); i++ {
+		time.Sleep(time.Second)
+		if strings.Contains(pane.Capture(), "╰─ say hello") {
+			pane.Keys("Enter")
+		}
+	}
 	s.Expect(t, 60*time.Second, event.StatusWorking)
 	s.Expect(t, 60*time.Second, event.StatusDone)
 	m := pl.Out.Await(t, "a meter's state", 30*time.Second, func(e *event.Event) bool {
