@@ -267,7 +267,7 @@ func TestOmpXDG(t *testing.T) {
 	// the prompt in its composer: press it again then.
 	s.Expect(t, 60*time.Second, event.StatusIdle)
 	pane.Type("say hello")
-	for i := 0; i < 3 && strings.Contains(pane.Capture(), "╰─ say hello"); i++ {
+	for i := 0; i < 15 && strings.Contains(pane.Capture(), "╰─ say hello"); i++ {
 		time.Sleep(time.Second)
 		if strings.Contains(pane.Capture(), "╰─ say hello") {
 			pane.Keys("Enter")
