@@ -27,8 +27,12 @@ const (
 	CopilotPermission = "Do you want to run this command?"
 	CopilotURL        = "Do you want to allow this access?"
 	CopilotCancelled  = "Operation cancelled by user" // Escape on a dialog, Ctrl+C at work
-	CopilotQuestion   = "Copilot needs information."
-	CopilotPlan       = "Plan Ready for Review"
+	// CopilotAborted: Escape on a dialog now and then aborts the whole
+	// turn instead (events.jsonl: permission.completed "cancelled",
+	// reason "Session aborted"); the call does not run either way.
+	CopilotAborted  = "Operation aborted by user"
+	CopilotQuestion = "Copilot needs information."
+	CopilotPlan     = "Plan Ready for Review"
 )
 
 // CopilotConfig runs Copilot against the fake Chat Completions API with no

@@ -111,7 +111,7 @@ func TestCopilotNotify(t *testing.T) {
 			k.Status, k.Action, k.Text, k.Pane, k.Reason, p.ID)
 	}
 	s.Expect(t, 60*time.Second, event.StatusIdle)
-	p.WaitText(10*time.Second, CopilotCancelled)
+	p.WaitAnyText(10*time.Second, CopilotCancelled, CopilotAborted)
 	if _, err := os.Stat(filepath.Join(h.Project, "denied.txt")); err == nil {
 		t.Error("denied.txt exists: the denied command ran")
 	}

@@ -148,7 +148,7 @@ func TestCopilot(t *testing.T) {
 		t.Fatalf("ag-keys deny: %d %s", code, out)
 	}
 	s.Expect(t, 60*time.Second, event.StatusIdle)
-	p.WaitText(10*time.Second, CopilotCancelled)
+	p.WaitAnyText(10*time.Second, CopilotCancelled, CopilotAborted)
 	if _, err := os.Stat(filepath.Join(h.Project, "denied.txt")); err == nil {
 		t.Error("denied.txt exists: the denied command ran")
 	}

@@ -202,3 +202,22 @@ func (p *Pane) WaitText(timeout time.Duration, texts ...string) string {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// WaitAnyText waits until the pane shows one of texts (where the agent
+// words the same outcome in more than one way) and returns the screen.
+func (p *Pane) WaitAnyText(timeout time.Duration, texts ...string) string {
+	p.tm.h.T.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s := p.Capture()
+		for _, want := range texts {
+			if strings.Contains(s, want) {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			p.tm.h.T.Fatalf("pane %s showed none of %q within %s", p.ID, texts, timeout)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
