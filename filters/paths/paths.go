@@ -13,7 +13,8 @@ type Env func(string) string
 // OS is the process environment.
 func OS() Env { return os.Getenv }
 
-func home(env Env) string {
+// Home is $HOME, else the user's home directory as the OS knows it.
+func Home(env Env) string {
 	if h := env("HOME"); h != "" {
 		return h
 	}
@@ -40,7 +41,7 @@ func StateDir(env Env) string {
 	if d := Dir(env, "XDG_STATE_HOME"); d != "" {
 		return filepath.Join(d, "ag")
 	}
-	return filepath.Join(home(env), ".local", "state", "ag")
+	return filepath.Join(Home(env), ".local", "state", "ag")
 }
 
 // Spool is the append-only file hooks write events to.

@@ -8,7 +8,6 @@
 package antigravity
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/agwatch/ag/filters/paths"
@@ -32,11 +31,7 @@ func (*Provider) OneSessionPerProcess() bool { return true }
 
 // Dir is ~/.gemini, which agy shares with Gemini CLI.
 func Dir(env paths.Env) string {
-	h := env("HOME")
-	if h == "" {
-		h, _ = os.UserHomeDir()
-	}
-	return filepath.Join(h, ".gemini")
+	return filepath.Join(paths.Home(env), ".gemini")
 }
 
 // HooksFile is agy's global hooks file, ~/.gemini/config/hooks.json: the

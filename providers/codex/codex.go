@@ -9,7 +9,6 @@
 package codex
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/agwatch/ag/filters/paths"
@@ -37,11 +36,7 @@ func Home(env paths.Env) string {
 	if d := env("CODEX_HOME"); d != "" {
 		return d
 	}
-	h := env("HOME")
-	if h == "" {
-		h, _ = os.UserHomeDir()
-	}
-	return filepath.Join(h, ".codex")
+	return filepath.Join(paths.Home(env), ".codex")
 }
 
 // SessionsDir is where Codex writes rollouts: $CODEX_HOME/sessions.

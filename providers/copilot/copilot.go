@@ -11,7 +11,6 @@
 package copilot
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/agwatch/ag/filters/paths"
@@ -40,11 +39,7 @@ func Home(env paths.Env) string {
 	if d := env("COPILOT_HOME"); d != "" {
 		return d
 	}
-	h := env("HOME")
-	if h == "" {
-		h, _ = os.UserHomeDir()
-	}
-	return filepath.Join(h, ".copilot")
+	return filepath.Join(paths.Home(env), ".copilot")
 }
 
 // SettingsFile is the user settings file whose "hooks" Copilot runs.

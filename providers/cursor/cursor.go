@@ -12,7 +12,6 @@
 package cursor
 
 import (
-	"os"
 	"path/filepath"
 	"time"
 
@@ -49,9 +48,5 @@ func (*Provider) ApprovalEstimate() time.Duration { return cursorhook.Estimate }
 // too). CURSOR_CONFIG_DIR moves the CLI's cli-config.json; no override of
 // hooks.json is documented.
 func HooksFile(env paths.Env) string {
-	h := env("HOME")
-	if h == "" {
-		h, _ = os.UserHomeDir()
-	}
-	return filepath.Join(h, ".cursor", "hooks.json")
+	return filepath.Join(paths.Home(env), ".cursor", "hooks.json")
 }

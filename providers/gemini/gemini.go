@@ -11,7 +11,6 @@
 package gemini
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/agwatch/ag/filters/paths"
@@ -43,10 +42,7 @@ func (*Provider) HookEndsTurns() bool { return true }
 func Dir(env paths.Env) string {
 	h := env("GEMINI_CLI_HOME")
 	if h == "" {
-		h = env("HOME")
-	}
-	if h == "" {
-		h, _ = os.UserHomeDir()
+		h = paths.Home(env)
 	}
 	return filepath.Join(h, ".gemini")
 }

@@ -68,7 +68,7 @@ func AgentDir(env paths.Env) string {
 	if root == "" {
 		root = ".omp"
 	}
-	return filepath.Join(pi.Home(env), root, "agent")
+	return filepath.Join(paths.Home(env), root, "agent")
 }
 
 // SessionDirs are where omp writes sessions: <agent dir>/sessions, or,

@@ -9,7 +9,6 @@
 package opencode
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -55,14 +54,6 @@ func (*Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, er
 // ProcessNames are OpenCode's comm names (see opencodehook).
 func (*Provider) ProcessNames() []string { return opencodehook.Mapper{}.ProcessNames() }
 
-func home(env paths.Env) string {
-	if h := env("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}
-
 // ConfigDir is OpenCode's global config directory: $XDG_CONFIG_HOME/opencode,
 // else ~/.config/opencode. OpenCode loads plugins from its plugins/ (and
 // plugin/) folder, and from a project's .opencode/ too.
@@ -70,7 +61,7 @@ func ConfigDir(env paths.Env) string {
 	if d := env("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "opencode")
 	}
-	return filepath.Join(home(env), ".config", "opencode")
+	return filepath.Join(paths.Home(env), ".config", "opencode")
 }
 
 // DataDir is where OpenCode keeps its database and logs:
@@ -79,7 +70,7 @@ func DataDir(env paths.Env) string {
 	if d := env("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "opencode")
 	}
-	return filepath.Join(home(env), ".local", "share", "opencode")
+	return filepath.Join(paths.Home(env), ".local", "share", "opencode")
 }
 
 // DBPath is OpenCode's SQLite database: $OPENCODE_DB, else opencode.db in

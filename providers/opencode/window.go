@@ -24,7 +24,7 @@ type windows struct {
 func newWindows(env paths.Env) *windows {
 	cache := env("XDG_CACHE_HOME")
 	if cache == "" || !filepath.IsAbs(cache) {
-		cache = filepath.Join(home(env), ".cache")
+		cache = filepath.Join(paths.Home(env), ".cache")
 	}
 	dir := ConfigDir(env)
 	return &windows{files: []string{

@@ -9,7 +9,6 @@
 package pi
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -55,22 +54,13 @@ func (*Provider) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, er
 
 func (*Provider) ProcessNames() []string { return pihook.Mapper{}.ProcessNames() }
 
-// Home is $HOME.
-func Home(env paths.Env) string {
-	if h := env("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}
-
 // AgentDir is Pi's agent directory: $PI_CODING_AGENT_DIR, else
 // ~/.pi/agent (models.json, settings.json, extensions/, sessions/).
 func AgentDir(env paths.Env) string {
 	if d := env("PI_CODING_AGENT_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join(Home(env), ".pi", "agent")
+	return filepath.Join(paths.Home(env), ".pi", "agent")
 }
 
 // ExtensionSpec is the extension file for agent (pi or omp) in its agent

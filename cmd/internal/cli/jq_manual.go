@@ -22,12 +22,13 @@ Every expression has the ag module without an import or -L:
       keep waits for that answer
   ag::stale     keep states that may no longer hold (.stale says why)
   ag::live      keep states neither gone nor stale
-  ag::agent("codex") ag::kind("turn.end")
+  ag::agent(ID) ag::kind(KIND)
+      keep one agent's events (ID as in .agent) or one kind's
   ag::urgency   0 (waiting) to 5 (gone): how much a state wants you
   ag::by_urgency   an array of states, most urgent first
   ag::icon      the status as prompts show it: ⏳ ❓ 📋 ⚙ ✓ ✗ ?
   ag::age       seconds since the last status change
-  ag::line      one line for a person: "claude ⏳ Bash rm -rf build (/src)"
+  ag::line      one line for a person: "<agent> ⏳ Bash rm -rf build (/src)"
 
 For example:
 
