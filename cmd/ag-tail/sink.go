@@ -88,7 +88,9 @@ func (k *sink) emit(e *event.Event) {
 	}
 	o := k.o
 	start := len(o.buf)
-	if err := k.filter.Write(k.w, e); err != nil {
+	if !k.filter.Active() {
+		o.buf = event.AppendJSON(o.buf, e) // straight in: no copy through the writer
+	} else if err := k.filter.Write(k.w, e); err != nil {
 		// A jq expression failing on one event is that event's problem,
 		// said where the event was read.
 		k.errorf("%s: %v", k.at, err)

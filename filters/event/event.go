@@ -237,6 +237,32 @@ func MakeID(parts ...string) string {
 	return h.id()
 }
 
+// IDPrefix is MakeID's hash of its first parts, for a reader that makes
+// many ids beginning with the same ones (a transcript's source and
+// session): Make(rest...) is MakeID(prefix..., rest...), without hashing
+// the prefix again.
+type IDPrefix struct{ h fnv128a }
+
+// NewIDPrefix hashes the parts every id will begin with.
+func NewIDPrefix(parts ...string) IDPrefix {
+	h := newFNV128a()
+	for _, p := range parts {
+		fnvWrite(&h, p)
+		fnvWrite(&h, "\x00")
+	}
+	return IDPrefix{h}
+}
+
+// Make is the id of the prefix's parts followed by these.
+func (p IDPrefix) Make(parts ...string) string {
+	h := p.h
+	for _, s := range parts {
+		fnvWrite(&h, s)
+		fnvWrite(&h, "\x00")
+	}
+	return h.id()
+}
+
 // MakeIDBytes is MakeID(string(b)) without copying b, which may be a
 // whole hook payload (PostToolUse carries the tool's output).
 func MakeIDBytes(b []byte) string {

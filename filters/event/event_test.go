@@ -127,6 +127,20 @@ func TestMakeIDIsFNV128a(t *testing.T) {
 	}
 }
 
+// TestIDPrefix: an id made from a prefix is MakeID's of all the parts.
+func TestIDPrefix(t *testing.T) {
+	for _, c := range []struct{ pre, rest []string }{
+		{nil, nil}, {[]string{"log"}, nil}, {nil, []string{"a"}},
+		{[]string{"log", "s-1"}, []string{"tool.start", "toolu_1"}},
+		{[]string{""}, []string{"", ""}},
+	} {
+		want := MakeID(append(append([]string{}, c.pre...), c.rest...)...)
+		if got := NewIDPrefix(c.pre...).Make(c.rest...); got != want {
+			t.Errorf("NewIDPrefix(%q).Make(%q) = %s, MakeID says %s", c.pre, c.rest, got, want)
+		}
+	}
+}
+
 func TestMakeIDStable(t *testing.T) {
 	a, b := MakeID("hook", "s", "x"), MakeID("hook", "s", "x")
 	if a != b || len(a) != 20 {

@@ -65,12 +65,22 @@ type Parser struct {
 	cwd    string
 	branch string
 	lastT  time.Time
-	prompt string              // promptId of the current real prompt
-	tools  map[string]string   // open tool_use id → tool name
-	bg     map[string]bool     // sub-agents running in the background
-	seen   map[msgKey]struct{} // the responses of recent (see seenKept)
-	recent []msgKey            // oldest first
-	ended  string              // message id the last turn.end was for
+	prompt string            // promptId of the current real prompt
+	tools  map[string]string // open tool_use id → tool name
+	bg     map[string]bool   // sub-agents running in the background
+	recent []msgKey          // the newest responses, oldest first (see seenKept)
+	model  string            // the last model named: most lines name the same
+	ended  string            // message id the last turn.end was for
+	names  map[string]string // tool names, each made once
+
+	// The id of an event hashes its session first: hashed once (a cache).
+	idSession string
+	idSet     bool
+	idPrefix  event.IDPrefix
+
+	// What the events of a line point to: each is encoded before the next.
+	tok event.Tokens
+	ctx claudehook.Ctx
 }
 
 type msgKey struct{ id, req string }
@@ -102,8 +112,9 @@ func (p *Parser) Reset() {
 	p.lastT = time.Time{}
 	p.tools = map[string]string{}
 	p.bg = map[string]bool{}
-	p.seen = map[msgKey]struct{}{}
 	p.recent = p.recent[:0]
+	p.model = ""
+	p.names = map[string]string{}
 }
 
 // Parse handles one line (see provider.TranscriptParser).
@@ -130,7 +141,7 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 	}
 	var t time.Time
 	if !r.Timestamp.empty() {
-		if ts, err := event.ParseTime(r.Timestamp.String()); err == nil {
+		if ts, err := event.ParseTime(r.Timestamp.text()); err == nil {
 			t = ts.UTC()
 		}
 	}
@@ -176,7 +187,10 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 		}
 		e.Session, e.Cwd, e.Branch = session, cwd, branch
 		if !fixed {
-			e.ID = event.MakeID(event.SrcLog, session, e.Kind, e.ID)
+			if session != p.idSession || !p.idSet {
+				p.idSession, p.idSet, p.idPrefix = session, true, event.NewIDPrefix(event.SrcLog, session)
+			}
+			e.ID = p.idPrefix.Make(e.Kind, e.ID)
 		}
 		emit(e)
 	}
@@ -185,33 +199,32 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 		p.ev.Src, p.ev.Transcript, p.ev.Sub = event.SrcLog, p.path, sub
 		return &p.ev
 	}
-	msgID := m.ID.String()
+	msgID := m.ID.or(p.lastMsg())
 
-	if m.HasUsage {
+	if m.HasUsage && (msgID == "" || !p.seen(msgID, r.RequestID)) {
 		key := msgKey{msgID, r.RequestID.String()}
-		_, dup := p.seen[key]
-		if msgID == "" || !dup {
-			if msgID != "" {
-				p.remember(key)
-			}
-			e := newEv(event.Meter)
-			tok := m.Usage
-			e.Tokens = &tok
-			if model := m.Model.String(); model != "<synthetic>" {
-				e.Model = model
-				if main {
-					e.Context = claudehook.ContextOf(model, tok)
-				}
-			}
-			// The meter id is the response's, wherever it is read, so the
-			// same response copied into another file counts once.
-			if msgID != "" {
-				e.ID = event.MakeID(event.SrcLog, msgID, key.req)
-			} else {
-				e.ID = event.MakeID(event.SrcLog, session, "line", r.UUID.String(), r.Timestamp.String())
-			}
-			out(e, true)
+		if msgID != "" {
+			p.remember(key)
 		}
+		e := newEv(event.Meter)
+		p.tok = m.Usage
+		e.Tokens = &p.tok
+		p.model = m.Model.or(p.model)
+		if model := p.model; model != "<synthetic>" {
+			e.Model = model
+			if main {
+				claudehook.FillContext(&p.ctx, model, p.tok)
+				e.Context = &p.ctx.Context
+			}
+		}
+		// The meter id is the response's, wherever it is read, so the
+		// same response copied into another file counts once.
+		if msgID != "" {
+			e.ID = event.MakeID(event.SrcLog, msgID, key.req)
+		} else {
+			e.ID = event.MakeID(event.SrcLog, session, "line", r.UUID.String(), r.Timestamp.String())
+		}
+		out(e, true)
 	}
 
 	switch {
@@ -221,13 +234,13 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 			if !b.Type.is("tool_use") || b.ID.empty() {
 				continue
 			}
-			id, name := b.ID.String(), b.Name.String()
+			id, name := b.ID.String(), p.name(b.Name)
 			p.tools[id] = name
 			e := newEv(event.ToolStart)
 			e.Tool, e.ToolID, e.Text, e.Run, e.ID = name, id, b.Summary, p.prompt, id
 			out(e, false)
 		}
-		stop := m.StopReason.String()
+		isStop := m.StopReason.is("end_turn") || m.StopReason.is("stop_sequence")
 		if main && r.APIError && (msgID == "" || msgID != p.ended) {
 			// The request failed for good and the turn with it (the
 			// StopFailure hook says the same): what the user was shown
@@ -247,10 +260,10 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 		}
 		// Claude Code's own <synthetic> messages ("No response requested.")
 		// answer nothing the user asked: not a turn's end.
-		if main && !m.Model.is("<synthetic>") && (stop == "end_turn" || stop == "stop_sequence") && (msgID == "" || msgID != p.ended) {
+		if main && !m.Model.is("<synthetic>") && isStop && (msgID == "" || msgID != p.ended) {
 			p.ended = msgID
 			e := newEv(event.TurnEnd)
-			e.Reason, e.Run, e.ID, e.Pending = stop, p.prompt, msgID, len(p.bg)
+			e.Reason, e.Run, e.ID, e.Pending = m.StopReason.String(), p.prompt, msgID, len(p.bg)
 			if msgID == "" {
 				e.ID = "line/" + r.UUID.String()
 			}
@@ -328,6 +341,18 @@ func (p *Parser) handle(r *record, emit func(*event.Event)) {
 		e.Reason, e.Run, e.ID, e.Pending = "turn_duration", p.prompt, "duration/"+r.UUID.String(), len(p.bg)
 		out(e, false)
 	}
+}
+
+// name is a tool's name, the same string for every call of the tool.
+func (p *Parser) name(j jstr) string {
+	if n, ok := p.names[string(j.raw)]; ok && j.raw != nil {
+		return n
+	}
+	n := j.String()
+	if len(p.names) < 256 && j.raw != nil {
+		p.names[string(j.raw)] = n
+	}
+	return n
 }
 
 // messageText is a message's text: the string, or its text blocks joined.

@@ -82,7 +82,7 @@ func num(v any) int64 {
 	if !ok {
 		return 0
 	}
-	return toInt(string(n))
+	return toInt([]byte(n))
 }
 
 // plainParser is a Parser on the oracle: no pre-filter, full decoding.

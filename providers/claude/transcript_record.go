@@ -2,6 +2,8 @@ package claude
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -89,6 +91,15 @@ func (j jstr) or(prev string) string {
 	return j.String()
 }
 
+// text is the string's bytes when it holds no escape (its raw body),
+// else its decoded text: for what is read, not kept (a timestamp).
+func (j jstr) text() []byte {
+	if j.raw != nil && bytes.IndexByte(j.raw, '\\') < 0 {
+		return j.raw
+	}
+	return []byte(j.String())
+}
+
 func (j jstr) empty() bool { return len(j.raw) == 0 && j.dec == "" }
 
 // decodeStr turns a raw JSON string body into Go text, exactly as
@@ -109,11 +120,25 @@ func decodeStr(raw []byte) string {
 
 // toInt reads a token count from a JSON number's text; anything that is
 // not a number counts as 0.
-func toInt(num string) int64 {
-	if n, err := strconv.ParseInt(num, 10, 64); err == nil {
+func toInt(num []byte) int64 {
+	if len(num) > 0 && len(num) < 19 {
+		// Plain digits, most counts: no string made for strconv.
+		var n int64
+		for _, c := range num {
+			if c < '0' || c > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if n >= 0 {
+			return n
+		}
+	}
+	if n, err := strconv.ParseInt(string(num), 10, 64); err == nil {
 		return n
 	}
-	if f, err := strconv.ParseFloat(num, 64); err == nil && f == f && f < 1e18 && f > -1e18 {
+	if f, err := strconv.ParseFloat(string(num), 64); err == nil && f == f && f < 1e18 && f > -1e18 {
 		return int64(f)
 	}
 	return 0
@@ -145,17 +170,17 @@ func summaryRank(key string) int {
 // skipped unread. Events come only from lines of type user, assistant or
 // system, or with a message.usage, and such a line holds one of the quoted
 // words "user", "usage", "assistant", "system" ("role":"user",
-// "type":"assistant", ...). One pass hops from quote to quote (long string
-// values are crossed by IndexByte) and checks the word after each; a line
+// "type":"assistant", ...). One pass hops from quote to quote (nextQuote)
+// and checks the word after each; a line
 // without any of them still counts if it holds a \u escape, the only way
 // to write those words without their letters.
 func mayMatter(line []byte) bool {
 	for i := 0; ; {
-		k := bytes.IndexByte(line[i:], '"')
+		k := nextQuote(line, i)
 		if k < 0 {
 			break
 		}
-		i += k + 1
+		i = k + 1
 		if i+5 > len(line) {
 			break
 		}
@@ -176,6 +201,26 @@ func mayMatter(line []byte) bool {
 		}
 	}
 	return bytes.Contains(line, []byte(`\u`))
+}
+
+// nextQuote is the index of the first '"' in b from i on, or -1. Most
+// are a few bytes on (keys and ids): those are found 8 bytes at a time,
+// where a call to IndexByte for each costs more than the bytes it reads.
+func nextQuote(b []byte, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for end := i + 64; i+8 <= len(b) && i < end; i += 8 {
+		q := binary.LittleEndian.Uint64(b[i:]) ^ (lo * '"')
+		if m := (q - lo) &^ q & hi; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	if i >= len(b) {
+		return -1
+	}
+	if k := bytes.IndexByte(b[i:], '"'); k >= 0 {
+		return i + k
+	}
+	return -1
 }
 
 // injected are the starts of user-role text Claude Code writes itself:

@@ -2,20 +2,27 @@ package claude
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
-
-	"github.com/agwatch/ag/filters/event"
+	"math/bits"
 )
 
 // skim reads the few members the parser needs out of one JSON line and
-// steps over the rest without decoding it: strings are skipped with
-// bytes.IndexByte, containers by counting brackets. It checks structure
-// (balanced, terminated) but not every detail a full decoder would (control
-// characters inside skipped strings), which only matters for lines that are
-// not JSON anyway.
+// steps over the rest without decoding it: strings are skipped 8 bytes at
+// a time or with bytes.IndexByte, containers by counting brackets. It
+// checks structure (balanced, terminated) but not every detail a full
+// decoder would (control characters inside skipped strings), which only
+// matters for lines that are not JSON anyway.
+//
+// The first error sticks (err) and ends every loop: the readers return
+// values, not errors, and the members are walked by plain loops, not
+// callbacks, which the compiler can inline (~40 strings a line).
 type skim struct {
-	b []byte
-	i int
+	b   []byte
+	i   int
+	esc bool   // the last string read may hold an escape
+	key []byte // the member member moved to
+	err error  // the first syntax error
 }
 
 type syntaxError struct {
@@ -25,7 +32,11 @@ type syntaxError struct {
 
 func (e *syntaxError) Error() string { return fmt.Sprintf("invalid JSON at byte %d: %s", e.off, e.msg) }
 
-func (s *skim) fail(msg string) error { return &syntaxError{s.i, msg} }
+func (s *skim) fail(msg string) {
+	if s.err == nil {
+		s.err = &syntaxError{s.i, msg}
+	}
+}
 
 func (s *skim) ws() {
 	for s.i < len(s.b) {
@@ -39,17 +50,41 @@ func (s *skim) ws() {
 }
 
 // str reads a string at s.i and returns its raw body.
-func (s *skim) str() ([]byte, error) {
+func (s *skim) str() []byte {
 	if s.i >= len(s.b) || s.b[s.i] != '"' {
-		return nil, s.fail("expected string")
+		s.fail("expected string")
+		return nil
 	}
 	start := s.i + 1
+	s.esc = false
+	// Most strings in a transcript are keys, ids and times, under 64
+	// bytes: read them 8 bytes at a time, stepping over escapes, where
+	// a call to IndexByte for each would cost more than the string.
 	j := start
+	for j+8 <= len(s.b) && j-start < 64 {
+		m := quoteOrBackslash(binary.LittleEndian.Uint64(s.b[j:]))
+		if m == 0 {
+			j += 8
+			continue
+		}
+		j += bits.TrailingZeros64(m) >> 3
+		if s.b[j] == '"' {
+			s.i = j + 1
+			return s.b[start:j]
+		}
+		j += 2 // a backslash and the byte it escapes
+		s.esc = true
+	}
+	if j > len(s.b) {
+		j = len(s.b) // the escape was the last byte: unterminated
+	}
+	s.esc = true // not looked for beyond this point
 	for {
 		k := bytes.IndexByte(s.b[j:], '"')
 		if k < 0 {
 			s.i = len(s.b)
-			return nil, s.fail("unterminated string")
+			s.fail("unterminated string")
+			return nil
 		}
 		j += k
 		// An escaped quote has an odd run of backslashes before it.
@@ -59,63 +94,76 @@ func (s *skim) str() ([]byte, error) {
 		}
 		if n%2 == 0 {
 			s.i = j + 1
-			return s.b[start:j], nil
+			return s.b[start:j]
 		}
 		j++
 	}
 }
 
-// strVal reads a value that should be a string; another type yields "".
-func (s *skim) strVal() (jstr, bool, error) {
-	s.ws()
-	if s.i < len(s.b) && s.b[s.i] == '"' {
-		raw, err := s.str()
-		return jstr{raw: raw}, true, err
-	}
-	return jstr{}, false, s.skip()
+// quoteOrBackslash marks the bytes of x that are '"' or '\\' with their
+// high bit; the lowest mark is exact (higher ones may be false, from the
+// borrow), which is all str needs.
+func quoteOrBackslash(x uint64) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (lo * '"')
+	b := x ^ (lo * '\\')
+	return ((q-lo)&^q | (b-lo)&^b) & hi
 }
 
-func (s *skim) jtext() (jstr, error) {
-	j, _, err := s.strVal()
-	return j, err
+// strVal reads a value that should be a string; another type is skipped
+// and yields "", false.
+func (s *skim) strVal() (jstr, bool) {
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == '"' {
+		return jstr{raw: s.str()}, true
+	}
+	s.skip()
+	return jstr{}, false
+}
+
+func (s *skim) jtext() jstr {
+	j, _ := s.strVal()
+	return j
 }
 
 // boolVal is true only for the literal true.
-func (s *skim) boolVal() (bool, error) {
+func (s *skim) boolVal() bool {
 	s.ws()
 	if bytes.HasPrefix(s.b[s.i:], []byte("true")) {
 		s.i += 4
-		return true, s.end()
+		s.end()
+		return true
 	}
-	return false, s.skip()
+	s.skip()
+	return false
 }
 
 // end checks a literal or number is followed by a delimiter.
-func (s *skim) end() error {
+func (s *skim) end() {
 	if s.i < len(s.b) {
 		switch s.b[s.i] {
 		case ',', '}', ']', ' ', '\t', '\n', '\r':
 		default:
-			return s.fail("bad literal")
+			s.fail("bad literal")
 		}
 	}
-	return nil
 }
 
 // numVal reads a token count; a non-number yields 0.
-func (s *skim) numVal() (int64, error) {
+func (s *skim) numVal() int64 {
 	s.ws()
 	if s.i < len(s.b) && (s.b[s.i] == '-' || s.b[s.i] >= '0' && s.b[s.i] <= '9') {
 		start := s.i
-		if err := s.number(); err != nil {
-			return 0, err
+		if !s.number() {
+			return 0
 		}
-		return toInt(string(s.b[start:s.i])), nil
+		return toInt(s.b[start:s.i])
 	}
-	return 0, s.skip()
+	s.skip()
+	return 0
 }
 
-func (s *skim) number() error {
+func (s *skim) number() bool {
 	start := s.i
 	for s.i < len(s.b) {
 		c := s.b[s.i]
@@ -126,53 +174,57 @@ func (s *skim) number() error {
 		break
 	}
 	if s.i == start {
-		return s.fail("bad number")
+		s.fail("bad number")
+		return false
 	}
-	return s.end()
+	s.end()
+	return s.err == nil
 }
 
 // skip steps over one value of any type.
-func (s *skim) skip() error {
+func (s *skim) skip() {
 	s.ws()
 	if s.i >= len(s.b) {
-		return s.fail("unexpected end")
+		s.fail("unexpected end")
+		return
 	}
 	switch c := s.b[s.i]; {
 	case c == '"':
-		_, err := s.str()
-		return err
+		s.str()
 	case c == '{' || c == '[':
-		return s.skipContainer()
+		s.skipContainer()
 	case c == 't':
-		return s.lit("true")
+		s.lit("true")
 	case c == 'f':
-		return s.lit("false")
+		s.lit("false")
 	case c == 'n':
-		return s.lit("null")
+		s.lit("null")
 	case c == '-' || c >= '0' && c <= '9':
-		return s.number()
+		s.number()
+	default:
+		s.fail("unexpected character")
 	}
-	return s.fail("unexpected character")
 }
 
-func (s *skim) lit(l string) error {
+func (s *skim) lit(l string) {
 	if !bytes.HasPrefix(s.b[s.i:], []byte(l)) {
-		return s.fail("bad literal")
+		s.fail("bad literal")
+		return
 	}
 	s.i += len(l)
-	return s.end()
+	s.end()
 }
 
 // skipContainer steps over an object or array by counting brackets.
-func (s *skim) skipContainer() error {
+func (s *skim) skipContainer() {
 	depth := 0
 	b := s.b
 	for i := s.i; i < len(b); i++ {
 		switch b[i] {
 		case '"':
 			s.i = i
-			if _, err := s.str(); err != nil {
-				return err
+			if s.str(); s.err != nil {
+				return
 			}
 			i = s.i - 1
 		case '{', '[':
@@ -181,256 +233,83 @@ func (s *skim) skipContainer() error {
 			depth--
 			if depth == 0 {
 				s.i = i + 1
-				return nil
+				return
 			}
 		}
 	}
 	s.i = len(b)
-	return s.fail("unterminated object or array")
+	s.fail("unterminated object or array")
 }
 
-// object calls member for each key of the object at s.i; member must
-// consume the value. A non-object value is skipped and reported false.
-func (s *skim) object(member func(key []byte) error) (bool, error) {
+// open starts the object (c '{') or array ('[') at s.i; another value is
+// skipped and reported false. Its members or elements are then walked by
+// member or elem, with n counting them from 0:
+//
+//	for n := 0; s.member(&n); n++ { switch string(s.key) { ... } }
+func (s *skim) open(c byte) bool {
 	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		return false, s.skip()
+	if s.i >= len(s.b) || s.b[s.i] != c {
+		s.skip()
+		return false
 	}
 	s.i++
-	s.ws()
-	if s.i < len(s.b) && s.b[s.i] == '}' {
-		s.i++
-		return true, nil
-	}
-	for {
-		s.ws()
-		raw, err := s.str()
-		if err != nil {
-			return true, err
-		}
-		key := raw
-		if bytes.IndexByte(raw, '\\') >= 0 {
-			key = []byte(decodeStr(raw))
-		}
-		s.ws()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			return true, s.fail("expected colon")
-		}
-		s.i++
-		if err := member(key); err != nil {
-			return true, err
-		}
-		s.ws()
-		if s.i >= len(s.b) {
-			return true, s.fail("unterminated object")
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return true, nil
-		default:
-			return true, s.fail("expected comma or end of object")
-		}
-	}
+	return s.err == nil
 }
 
-// array calls elem for each element of the array at s.i.
-func (s *skim) array(elem func() error) (bool, error) {
+// member moves to the object's next member, its key in s.key and s.i at
+// its value, which the caller must read; false at the object's end.
+func (s *skim) member(n *int) bool {
+	if !s.next(*n, '}', "unterminated object", "expected comma or end of object") {
+		return false
+	}
+	raw := s.str()
+	if s.err != nil {
+		return false
+	}
+	s.key = raw
+	if s.esc {
+		s.key = []byte(decodeStr(raw))
+	}
 	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != '[' {
-		return false, s.skip()
+	if s.i >= len(s.b) || s.b[s.i] != ':' {
+		s.fail("expected colon")
+		return false
 	}
 	s.i++
+	return true
+}
+
+// elem moves to the array's next element (s.i at it); false at its end.
+func (s *skim) elem(n *int) bool {
+	return s.next(*n, ']', "unterminated array", "expected comma or end of array")
+}
+
+// next steps over the comma before the n-th item, or the closing bracket.
+func (s *skim) next(n int, close byte, unterminated, expected string) bool {
+	if s.err != nil {
+		return false
+	}
 	s.ws()
-	if s.i < len(s.b) && s.b[s.i] == ']' {
+	if n == 0 {
+		if s.i < len(s.b) && s.b[s.i] == close {
+			s.i++
+			return false
+		}
+		return true
+	}
+	if s.i >= len(s.b) {
+		s.fail(unterminated)
+		return false
+	}
+	switch s.b[s.i] {
+	case ',':
 		s.i++
-		return true, nil
-	}
-	for {
-		if err := elem(); err != nil {
-			return true, err
-		}
 		s.ws()
-		if s.i >= len(s.b) {
-			return true, s.fail("unterminated array")
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return true, nil
-		default:
-			return true, s.fail("expected comma or end of array")
-		}
+		return true
+	case close:
+		s.i++
+		return false
 	}
-}
-
-// skimLine fills r from line. ok is false when the line is not an object
-// (nothing to read); err when it is broken.
-func skimLine(line []byte, r *record) (ok bool, err error) {
-	blocks := r.Msg.Blocks[:0] // kept: most lines have some
-	*r = record{}
-	r.Msg.Blocks = blocks
-	s := &skim{b: line}
-	s.ws()
-	if s.i >= len(line) || line[s.i] != '{' {
-		return false, nil
-	}
-	_, err = s.object(func(key []byte) (err error) {
-		switch string(key) {
-		case "type":
-			r.Type, err = s.jtext()
-		case "subtype":
-			r.Subtype, err = s.jtext()
-		case "isSidechain":
-			r.Sidechain, err = s.boolVal()
-		case "isMeta":
-			r.Meta, err = s.boolVal()
-		case "isCompactSummary":
-			r.CompactSummary, err = s.boolVal()
-		case "agentId":
-			r.AgentID, err = s.jtext()
-		case "promptId":
-			r.PromptID, err = s.jtext()
-		case "sessionId":
-			r.SessionID, err = s.jtext()
-		case "timestamp":
-			r.Timestamp, err = s.jtext()
-		case "cwd":
-			r.Cwd, err = s.jtext()
-		case "gitBranch":
-			r.Branch, err = s.jtext()
-		case "requestId":
-			r.RequestID, err = s.jtext()
-		case "uuid":
-			r.UUID, err = s.jtext()
-		case "interruptedMessageId":
-			r.InterruptedMessageID, err = s.jtext()
-		case "isApiErrorMessage":
-			r.APIError, err = s.boolVal()
-		case "error":
-			r.ErrorKind, err = s.jtext()
-		case "toolUseResult":
-			var status, agent jstr
-			_, err = s.object(func(key []byte) (err error) {
-				switch string(key) {
-				case "status":
-					status, _, err = s.strVal()
-				case "agentId":
-					agent, _, err = s.strVal()
-				default:
-					err = s.skip()
-				}
-				return err
-			})
-			r.Launched = jstr{}
-			if status.is("async_launched") {
-				r.Launched = agent
-			}
-		case "message":
-			r.Msg = message{Blocks: r.Msg.Blocks[:0]}
-			err = s.message(&r.Msg)
-		default:
-			err = s.skip()
-		}
-		return err
-	})
-	if err == nil {
-		s.ws()
-		if s.i < len(line) {
-			err = s.fail("data after the object")
-		}
-	}
-	return err == nil, err
-}
-
-func (s *skim) message(m *message) error {
-	_, err := s.object(func(key []byte) (err error) {
-		switch string(key) {
-		case "id":
-			m.ID, err = s.jtext()
-		case "model":
-			m.Model, err = s.jtext()
-		case "stop_reason":
-			m.StopReason, err = s.jtext()
-		case "usage":
-			m.Usage = event.Tokens{}
-			m.HasUsage, err = s.object(func(key []byte) (err error) {
-				switch string(key) {
-				case "input_tokens":
-					m.Usage.In, err = s.numVal()
-				case "output_tokens":
-					m.Usage.Out, err = s.numVal()
-				case "cache_read_input_tokens":
-					m.Usage.CacheRead, err = s.numVal()
-				case "cache_creation_input_tokens":
-					m.Usage.CacheWrite, err = s.numVal()
-				default:
-					err = s.skip()
-				}
-				return err
-			})
-		case "content":
-			m.IsString, m.Text, m.Blocks = false, jstr{}, m.Blocks[:0]
-			s.ws()
-			if s.i < len(s.b) && s.b[s.i] == '"' {
-				m.Text, m.IsString, err = s.strVal()
-				return err
-			}
-			_, err = s.array(func() error {
-				var b block
-				isObj, err := s.object(func(key []byte) (err error) {
-					return s.block(&b, key)
-				})
-				if isObj {
-					m.Blocks = append(m.Blocks, b)
-				}
-				return err
-			})
-		default:
-			err = s.skip()
-		}
-		return err
-	})
-	return err
-}
-
-func (s *skim) block(b *block, key []byte) (err error) {
-	switch string(key) {
-	case "type":
-		b.Type, err = s.jtext()
-	case "id":
-		b.ID, err = s.jtext()
-	case "name":
-		b.Name, err = s.jtext()
-	case "tool_use_id":
-		b.ToolUseID, err = s.jtext()
-	case "is_error":
-		b.IsError, err = s.boolVal()
-	case "content":
-		var j jstr
-		var isStr bool
-		j, isStr, err = s.strVal()
-		b.Rejected = isStr && rejected(j)
-	case "text":
-		b.Text, _, err = s.strVal()
-	case "input":
-		var vals [len(summaryKeys)]jstr
-		_, err = s.object(func(key []byte) error {
-			r := summaryRank(string(key))
-			if r < 0 {
-				return s.skip()
-			}
-			v, _, err := s.strVal()
-			vals[r] = v
-			return err
-		})
-		b.Summary = pickSummary(vals[:])
-	default:
-		err = s.skip()
-	}
-	return err
+	s.fail(expected)
+	return false
 }

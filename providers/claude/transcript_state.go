@@ -82,11 +82,32 @@ func (p *Parser) Restore(b []byte) error {
 
 // remember notes a response's key, keeping the newest seenKept.
 func (p *Parser) remember(k msgKey) {
-	p.seen[k] = struct{}{}
+	if p.seen(k.id, jstr{dec: k.req}) {
+		return
+	}
 	if len(p.recent) == seenKept {
-		delete(p.seen, p.recent[0])
 		copy(p.recent, p.recent[1:])
 		p.recent = p.recent[:seenKept-1]
 	}
 	p.recent = append(p.recent, k)
+}
+
+// seen reports whether the response (id, req) is one of the newest: a
+// scan of seenKept keys, with no string made for the line's request id.
+func (p *Parser) seen(id string, req jstr) bool {
+	for i := len(p.recent) - 1; i >= 0; i-- {
+		if k := &p.recent[i]; k.id == id && req.is(k.req) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastMsg is the id of the newest response: the lines of one response
+// come together, so a line's id is most often that one.
+func (p *Parser) lastMsg() string {
+	if len(p.recent) == 0 {
+		return ""
+	}
+	return p.recent[len(p.recent)-1].id
 }

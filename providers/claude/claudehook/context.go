@@ -48,8 +48,22 @@ func LeftPct(used, size int64) int {
 // sent to the model (input + cache read + cache write; output is not yet
 // in the context).
 func ContextOf(model string, t event.Tokens) *event.Context {
+	c := new(Ctx)
+	FillContext(c, model, t)
+	return &c.Context
+}
+
+// Ctx is an event.Context with room for its LeftPct, for a caller that
+// reuses one (a transcript parser makes one per response).
+type Ctx struct {
+	event.Context
+	left int
+}
+
+// FillContext is ContextOf into c.
+func FillContext(c *Ctx, model string, t event.Tokens) {
 	used := t.In + t.CacheRead + t.CacheWrite
 	size := ContextWindow(model, used)
-	left := LeftPct(used, size)
-	return &event.Context{Used: used, Size: size, LeftPct: &left}
+	c.left = LeftPct(used, size)
+	c.Context = event.Context{Used: used, Size: size, LeftPct: &c.left}
 }
