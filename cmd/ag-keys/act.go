@@ -117,7 +117,7 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 		return refuse("this wait was already answered (token %s)", st.Token)
 	}
 	req := keyplan.Request{State: st, Action: a.Action, Text: a.Text, Token: a.Token, RequireToken: fromStream}
-	if tokenAhead(a.Token, st.Token) {
+	if state.TokenAhead(a.Token, st.Token) {
 		return refuse("the state file has not reached token %s in %v (now %s; is ag-fold running?)", a.Token, catchUp, orDash(st.Token))
 	}
 	// A stale action is refused without touching tmux.
@@ -332,7 +332,7 @@ func (c *cmd) lookupCaughtUp(ctx context.Context, a *event.Event) (event.Event, 
 	const every = 25 * time.Millisecond
 	for i := 0; ; i++ {
 		st, ok, err := c.lookup(a)
-		behind := a.Token != "" && (!ok || tokenAhead(a.Token, st.Token))
+		behind := a.Token != "" && (!ok || state.TokenAhead(a.Token, st.Token))
 		if err != nil || !behind || time.Duration(i)*every >= catchUp {
 			return st, ok, err
 		}
@@ -340,24 +340,6 @@ func (c *cmd) lookupCaughtUp(ctx context.Context, a *event.Event) (event.Event, 
 			return st, ok, nil
 		}
 	}
-}
-
-// tokenAhead reports whether token a names a later change of the session
-// than token b: tokens are "<ms>.<generation>" and the generation only
-// grows. Anything unparsable is not ahead (the stale check decides).
-func tokenAhead(a, b string) bool {
-	ga, okA := tokenGen(a)
-	gb, okB := tokenGen(b)
-	return okA && (!okB || gb < ga)
-}
-
-func tokenGen(t string) (int64, bool) {
-	i := strings.LastIndexByte(t, '.')
-	if i < 0 {
-		return 0, false
-	}
-	g, err := strconv.ParseInt(t[i+1:], 10, 64)
-	return g, err == nil
 }
 
 func orDash(s string) string {

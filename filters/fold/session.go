@@ -1,10 +1,10 @@
 package fold
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/state"
 )
 
 // session is what the fold knows about one session: the state readers see
@@ -227,7 +227,7 @@ func (s *session) emit(at time.Time) event.Event {
 		s.st.T = event.At(at)
 	}
 	if s.tokenSince != s.since || s.tokenGen != s.st.Gen || s.st.Token == "" {
-		s.st.Token = strconv.FormatInt(s.since.UnixMilli(), 10) + "." + strconv.FormatInt(s.st.Gen, 10)
+		s.st.Token = state.Token(s.since, s.st.Gen)
 		s.tokenSince, s.tokenGen = s.since, s.st.Gen
 	}
 	cause := s.cause
