@@ -21,6 +21,13 @@ import (
 func TestPluginEventCost(t *testing.T) {
 	home, agDir := t.TempDir(), t.TempDir()
 	env := append(os.Environ(), "HOME="+home, "AG_DIR="+agDir, "XDG_CONFIG_HOME=", "PI_CODING_AGENT_DIR=", "AG_DEBUG=")
+	// The agents' config folders, as their first run leaves them: install
+	// refuses an agent that does not seem to be there.
+	for _, d := range []string{".config/opencode", ".pi/agent"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, a := range []string{"opencode", "pi"} {
 		c := exec.Command(bin("ag-hook"), "install", "--agent", a)
 		c.Env = env
