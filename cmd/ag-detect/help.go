@@ -48,6 +48,9 @@ hook cannot) and to end waits the hooks never end. With --watch ag-detect
 looks again every --interval and writes only what changed: proc.up and
 proc.down as agents start and exit, and screen events as they change. A
 pane is captured again only after tmux reports activity in its window.
+A server that does not answer is gone only after 2 s of failed looks
+(then proc.down for its agents, and exit 2): one failed tmux call does
+not end the watch.
 
 ## PROMPT SEGMENT
 

@@ -117,15 +117,35 @@ func (s *scanner) once(ctx context.Context) int {
 	return cli.ExitOK
 }
 
+// watchGrace is how long every scan must fail before --watch takes the
+// server as gone.
+const watchGrace = 2 * time.Second
+
 // watch repeats scan and writes the differences.
 func (s *scanner) watch(ctx context.Context) int {
 	up := map[string]sighting{} // by pane
 	tick := time.NewTicker(s.d.opts.Interval)
 	defer tick.Stop()
+	var failing time.Time // since when every scan failed
 	for {
 		seen, err := s.scan(ctx)
 		if ctx.Err() != nil {
 			return cli.ExitInterrupted
+		}
+		if err != nil && (failing.IsZero() || time.Since(failing) < watchGrace) {
+			// One tmux call that fails (a busy server, a client that
+			// could not connect at once) is no server gone: the watch
+			// would end for good and nothing says so in the pipeline.
+			// What it knew stands until a scan works again.
+			if failing.IsZero() {
+				failing = time.Now()
+			}
+			select {
+			case <-ctx.Done():
+				return cli.ExitInterrupted
+			case <-tick.C:
+			}
+			continue
 		}
 		if err != nil {
 			// The server went away (or never was): its agents are gone
@@ -140,6 +160,7 @@ func (s *scanner) watch(ctx context.Context) int {
 			s.d.prog.Errorf("%v", err)
 			return cli.ExitError
 		}
+		failing = time.Time{}
 		now := map[string]sighting{}
 		for _, sg := range seen {
 			now[sg.pane] = sg
