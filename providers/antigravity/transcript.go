@@ -55,6 +55,7 @@ func (*Provider) NewTranscriptParser(path string) provider.TranscriptParser { re
 type Steps struct {
 	path      string
 	session   string
+	named     string             // the transcript its events name (see NewSteps)
 	seen      runs               // the step indexes read
 	responses map[int64][]string // a response's index → its calls' tool names
 	early     map[int64]step     // results whose response is not read yet
@@ -63,8 +64,16 @@ type Steps struct {
 
 // NewSteps starts a parser for the transcript at path; the conversation
 // is the folder brain/<conversation>/.
+//
+// Events from either file name transcript.jsonl, the transcript agy's
+// hooks name: the steps are the same, so a session's state names one file
+// whichever of the two was read first (a restart and a full replay read
+// them in different orders).
 func NewSteps(path string) *Steps {
-	s := &Steps{path: path}
+	s := &Steps{path: path, named: path}
+	if filepath.Base(path) == "transcript_full.jsonl" {
+		s.named = filepath.Join(filepath.Dir(path), "transcript.jsonl")
+	}
 	if dir := filepath.Dir(filepath.Dir(filepath.Dir(path))); filepath.Base(filepath.Dir(path)) == "logs" {
 		s.session = filepath.Base(dir)
 	}
@@ -190,7 +199,7 @@ func (s *Steps) result(r int64, st step, emit func(*event.Event)) bool {
 func (s *Steps) ev(kind string, t time.Time, parts ...string) event.Event {
 	e := event.New(kind, t, ID, s.session)
 	e.Src = event.SrcLog
-	e.Transcript = s.path
+	e.Transcript = s.named
 	// Not the file: transcript.jsonl and transcript_full.jsonl hold the
 	// same steps.
 	e.ID = event.MakeID(append([]string{event.SrcLog, ID, s.session, kind}, parts...)...)

@@ -118,9 +118,9 @@ func TestRuns(t *testing.T) {
 }
 
 // TestStepsCheckpointFields: a field added to Steps must be in its
-// checkpoint too, or said here to be the file's own (path, session).
+// checkpoint too, or said here to be the file's own (path, session, named).
 func TestStepsCheckpointFields(t *testing.T) {
-	if n, c := reflect.TypeOf(Steps{}).NumField(), reflect.TypeOf(stepsState{}).NumField(); n != c+2 {
+	if n, c := reflect.TypeOf(Steps{}).NumField(), reflect.TypeOf(stepsState{}).NumField(); n != c+3 {
 		t.Errorf("Steps has %d fields, its checkpoint %d: save the new one in transcript_state.go", n, c)
 	}
 }

@@ -206,3 +206,21 @@ func FuzzSteps(f *testing.F) {
 		}
 	})
 }
+
+// TestStepsNameOneTranscript: transcript.jsonl and transcript_full.jsonl
+// hold the same steps, so their events name the same file (the one agy's
+// hooks name), and a session's state does not depend on which was read
+// first.
+func TestStepsNameOneTranscript(t *testing.T) {
+	dir := "/h/.gemini/antigravity-cli/brain/c1/.system_generated/logs"
+	line := []byte(`{"step_index":0,"source":"USER_EXPLICIT","type":"USER_INPUT","status":"DONE","created_at":"2026-01-01T00:00:00Z","content":"hi"}`)
+	for _, f := range []string{"transcript.jsonl", "transcript_full.jsonl"} {
+		var got []string
+		if err := NewSteps(filepath.Join(dir, f)).Parse(line, func(e *event.Event) { got = append(got, e.Transcript) }); err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(dir, "transcript.jsonl"); len(got) != 1 || got[0] != want {
+			t.Errorf("%s: events name %q, want %q", f, got, want)
+		}
+	}
+}
