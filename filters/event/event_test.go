@@ -235,6 +235,35 @@ func BenchmarkEncode(b *testing.B) {
 	}
 }
 
+// BenchmarkStdlib is the same line through encoding/json (the Event's
+// tags): the figure the hand-written codec is kept for (README, "Written
+// by hand").
+func BenchmarkStdlib(b *testing.B) {
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(benchLine)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var e Event
+			if err := stdjson.Unmarshal(benchLine, &e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encode", func(b *testing.B) {
+		var e Event
+		if err := Decode(benchLine, &e); err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(benchLine)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := stdjson.Marshal(&e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
 func TestAppendTimeMatchesLayout(t *testing.T) {
 	for _, tm := range []time.Time{
 		time.Date(2026, 11, 30, 2, 14, 33, 751999999, time.UTC),

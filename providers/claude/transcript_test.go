@@ -2,6 +2,7 @@ package claude
 
 import (
 	"bytes"
+	stdjson "encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -410,6 +411,17 @@ func BenchmarkCorpus(b *testing.B) {
 			}
 		}
 	})
+	b.Run("stdlib", func(b *testing.B) {
+		// What skim is kept for (README, "Written by hand"): the same
+		// members through encoding/json into a struct that names them.
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			for _, l := range lines {
+				var r stdRecord
+				_ = stdjson.Unmarshal(l, &r)
+			}
+		}
+	})
 	b.Run("parse", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
@@ -430,6 +442,36 @@ func BenchmarkCorpus(b *testing.B) {
 			}
 		}
 	})
+}
+
+// stdRecord is record as encoding/json would be given it.
+type stdRecord struct {
+	Type, Subtype        string
+	IsSidechain, IsMeta  bool
+	IsCompactSummary     bool
+	AgentID              string `json:"agentId"`
+	PromptID             string `json:"promptId"`
+	SessionID            string `json:"sessionId"`
+	Timestamp, Cwd       string
+	GitBranch            string `json:"gitBranch"`
+	RequestID            string `json:"requestId"`
+	UUID                 string `json:"uuid"`
+	InterruptedMessageID string `json:"interruptedMessageId"`
+	IsAPIErrorMessage    bool   `json:"isApiErrorMessage"`
+	Error                any    `json:"error"`
+	ToolUseResult        any    `json:"toolUseResult"`
+	Message              struct {
+		ID         string `json:"id"`
+		Model      string `json:"model"`
+		StopReason string `json:"stop_reason"`
+		Usage      *struct {
+			In         int64 `json:"input_tokens"`
+			Out        int64 `json:"output_tokens"`
+			CacheRead  int64 `json:"cache_read_input_tokens"`
+			CacheWrite int64 `json:"cache_creation_input_tokens"`
+		} `json:"usage"`
+		Content stdjson.RawMessage `json:"content"`
+	} `json:"message"`
 }
 
 // TestBackgroundAgents: the lines Claude Code 2.1.197 writes for a
