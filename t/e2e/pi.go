@@ -65,13 +65,18 @@ func (h *Harness) PiConfig(api *chat.Server) string {
 }
 
 // OmpConfig configures omp (~/.omp/agent; models.json, which omp
-// migrates to models.yml and keeps): no setup wizard, and the bun that
-// npm installed beside it (bin's folder) on PATH, as its shim wants.
+// migrates to models.yml and keeps): no setup wizard, no update check (it
+// asks the npm registry at every start, and a test talks to 127.0.0.1
+// only), and the bun that npm installed beside it (bin's folder) on PATH,
+// as its shim wants.
 func (h *Harness) OmpConfig(api *chat.Server, bin string) string {
 	h.T.Helper()
 	h.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+h.Getenv("PATH"))
 	dir := filepath.Join(h.Home, ".omp", "agent")
 	h.PiModels(api, dir)
+	if err := os.WriteFile(filepath.Join(dir, "config.yml"), []byte("startup:\n  checkUpdate: false\n"), 0o600); err != nil {
+		h.T.Fatal(err)
+	}
 	h.Setenv("OMP_SKIP_SETUP", "1")
 	h.Setenv("PI_OFFLINE", "1")
 	h.Setenv("PI_SKIP_VERSION_CHECK", "1")
