@@ -2,8 +2,6 @@ package claude
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -203,22 +201,18 @@ func mayMatter(line []byte) bool {
 	return bytes.Contains(line, []byte(`\u`))
 }
 
-// nextQuote is the index of the first '"' in b from i on, or -1. Most
-// are a few bytes on (keys and ids): those are found 8 bytes at a time,
-// where a call to IndexByte for each costs more than the bytes it reads.
+// nextQuote is the index of the first '"' in b from i on, or -1: the
+// few bytes to the next one found by words, the rest by IndexByte.
 func nextQuote(b []byte, i int) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for end := i + 64; i+8 <= len(b) && i < end; i += 8 {
-		q := binary.LittleEndian.Uint64(b[i:]) ^ (lo * '"')
-		if m := (q - lo) &^ q & hi; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
+	k, ok := jsonscan.NearQuote(b, i, 64, false)
+	if ok {
+		return k
 	}
-	if i >= len(b) {
+	if k >= len(b) {
 		return -1
 	}
-	if k := bytes.IndexByte(b[i:], '"'); k >= 0 {
-		return i + k
+	if q := bytes.IndexByte(b[k:], '"'); q >= 0 {
+		return k + q
 	}
 	return -1
 }

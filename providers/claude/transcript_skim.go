@@ -2,9 +2,9 @@ package claude
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"math/bits"
+
+	"github.com/agwatch/ag/filters/jsonscan"
 )
 
 // skim reads the few members the parser needs out of one JSON line and
@@ -58,16 +58,13 @@ func (s *skim) str() []byte {
 	start := s.i + 1
 	s.esc = false
 	// Most strings in a transcript are keys, ids and times, under 64
-	// bytes: read them 8 bytes at a time, stepping over escapes, where
-	// a call to IndexByte for each would cost more than the string.
+	// bytes: found by words (jsonscan.NearQuote), stepping over escapes.
 	j := start
-	for j+8 <= len(s.b) && j-start < 64 {
-		m := quoteOrBackslash(binary.LittleEndian.Uint64(s.b[j:]))
-		if m == 0 {
-			j += 8
-			continue
+	for j-start < 64 {
+		k, ok := jsonscan.NearQuote(s.b, j, 64-(j-start), true)
+		if j = k; !ok {
+			break
 		}
-		j += bits.TrailingZeros64(m) >> 3
 		if s.b[j] == '"' {
 			s.i = j + 1
 			return s.b[start:j]
@@ -98,16 +95,6 @@ func (s *skim) str() []byte {
 		}
 		j++
 	}
-}
-
-// quoteOrBackslash marks the bytes of x that are '"' or '\\' with their
-// high bit; the lowest mark is exact (higher ones may be false, from the
-// borrow), which is all str needs.
-func quoteOrBackslash(x uint64) uint64 {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	q := x ^ (lo * '"')
-	b := x ^ (lo * '\\')
-	return ((q-lo)&^q | (b-lo)&^b) & hi
 }
 
 // strVal reads a value that should be a string; another type is skipped
