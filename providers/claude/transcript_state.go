@@ -82,9 +82,6 @@ func (p *Parser) Restore(b []byte) error {
 
 // remember notes a response's key, keeping the newest seenKept.
 func (p *Parser) remember(k msgKey) {
-	if p.seen(k.id, jstr{dec: k.req}) {
-		return
-	}
 	if len(p.recent) == seenKept {
 		copy(p.recent, p.recent[1:])
 		p.recent = p.recent[:seenKept-1]
