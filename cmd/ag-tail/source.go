@@ -31,6 +31,7 @@ type source struct {
 	buf      []byte      // read but not yet handed on: a partial line
 	skipping bool        // inside a line too long to keep
 	ev       event.Event // spool decoding
+	dec      event.Decoder
 	// muteTo: lines up to this offset are handed to the parser with
 	// nothing emitted or said (a restart teaching a parser that has no
 	// checkpoint what it knew).
@@ -251,7 +252,7 @@ func (k *sink) handle(s *source, line []byte) {
 		err = s.parser.Parse(line, k.emit)
 	} else if len(bytes.TrimSpace(line)) > 0 {
 		e := &s.ev
-		if err = event.Decode(line, e); err == nil {
+		if err = s.dec.Decode(line, e); err == nil {
 			if err = e.Validate(); err == nil {
 				k.emit(e)
 			}

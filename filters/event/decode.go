@@ -15,15 +15,46 @@ import (
 // decodes line after line into the same e allocates nothing for the
 // members that repeat from one event to the next (session, cwd,
 // transcript, ...): e's old strings are kept when the bytes are the same.
+// A Decoder does that and more, for a stream.
 func Decode(line []byte, e *Event) error {
-	d := decoder{Scanner: jsonscan.Scanner{B: line}, prev: sticky{e.Session, e.Cwd, e.Branch, e.Transcript, e.Run, e.Model, e.Host, e.TTY, e.Pane}}
+	m := Decoder{last: [nSticky]string{e.Session, e.Cwd, e.Branch, e.Transcript, e.Run, e.Model, e.Host, e.TTY, e.Pane}}
+	return m.Decode(line, e)
+}
+
+// A Decoder decodes the lines of one stream. It remembers the last value
+// of each member that repeats from event to event (session, cwd,
+// transcript, ...) and whether it was written plainly (ASCII, no
+// escapes): a line with that value again is compared with it, not
+// scanned, and allocates nothing. Those strings are a third of an
+// event's bytes. The zero Decoder is ready to use.
+type Decoder struct {
+	last  [nSticky]string
+	plain uint16 // bit i: last[i] was decoded from a plain string
+}
+
+// Decode parses one line into e, replacing its contents.
+func (m *Decoder) Decode(line []byte, e *Event) error {
+	// The memory is copied in and out, so that the decoder (which its
+	// callbacks capture) holds no pointer that would move m to the heap.
+	d := decoder{Scanner: jsonscan.Scanner{B: line}, memo: *m}
+	defer func() { *m = d.memo }()
 	*e = Event{}
 	d.Space()
 	if d.Peek() != '{' {
 		return d.Errorf("not a JSON object")
 	}
-	if err := d.Object(func(key []byte) error { return d.member(e, key) }); err != nil {
-		return err
+	d.I++
+	for n := 0; ; n++ {
+		key, more, err := d.Member(n)
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		if err := d.member(e, key); err != nil {
+			return err
+		}
 	}
 	d.Space()
 	if d.I != len(d.B) {
@@ -35,23 +66,52 @@ func Decode(line []byte, e *Event) error {
 // decoder is the event codec's scanner: jsonscan's, with strings interned.
 type decoder struct {
 	jsonscan.Scanner
-	prev sticky
+	memo Decoder
 }
 
-// sticky are the members an event most often shares with the one before.
-type sticky struct{ session, cwd, branch, transcript, run, model, host, tty, pane string }
+// The members an event most often shares with the one before, by their
+// place in Decoder.last.
+const (
+	stSession = iota
+	stCwd
+	stBranch
+	stTranscript
+	stRun
+	stModel
+	stHost
+	stTTY
+	stPane
+	nSticky
+)
 
-// same decodes a string, which is old's value again if the bytes are.
-func (d *decoder) same(old string) (string, error) {
-	return d.strOr(old)
+// same decodes the string of sticky member i: the last value again, not
+// scanned, when the bytes are that value and it was plain (then no byte of
+// it can be a quote or an escape, so the quote after it ends the string).
+func (d *decoder) same(i int) (string, error) {
+	m := &d.memo
+	old := m.last[i]
+	if m.plain&(1<<i) != 0 {
+		if j := d.I + 1 + len(old); j < len(d.B) && d.B[d.I] == '"' && d.B[j] == '"' && string(d.B[d.I+1:j]) == old {
+			d.I = j + 1
+			return old, nil
+		}
+	}
+	s, plain, err := d.string(old)
+	if err == nil && s != "" {
+		m.last[i] = s
+		m.plain &^= 1 << i
+		if plain {
+			m.plain |= 1 << i
+		}
+	}
+	return s, err
 }
 
 // SyntaxError is a decoding error with the byte offset where it happened.
 type SyntaxError = jsonscan.SyntaxError
 
 // interned are the protocol's common values (kinds, sources, statuses,
-// agents, tools), sorted, so decoding them allocates nothing. An array of
-// constants is laid out by the linker: no start-up cost, which a map has.
+// agents, tools), so decoding them allocates nothing.
 var interned = [...]string{
 	"Bash", "Edit", "Read", "Write", "action", "antigravity", "claude", "codex", "copilot",
 	"cursor", "done", "failed", "fold", "gemini", "gone", "hook", "host.down", "idle", "interrupt",
@@ -61,19 +121,36 @@ var interned = [...]string{
 	"wait.end", "waiting", "working",
 }
 
+// internAt finds an interned string by a hash of its length and two of its
+// bytes: slot i+1 names interned[i], 0 is empty, collisions probe on. A
+// binary search, six string comparisons a value, was a twentieth of
+// ag-fold's replay; building this at start costs well under a
+// microsecond, where a map would allocate.
+var internAt = func() (t [256]uint8) {
+	for i, s := range interned {
+		h := internHash([]byte(s))
+		for t[h] != 0 {
+			h = (h + 1) & 255
+		}
+		t[h] = uint8(i + 1)
+	}
+	return t
+}()
+
+func internHash(raw []byte) uint8 {
+	n := len(raw)
+	return uint8(n*37) ^ raw[0]*3 ^ raw[n-1]*11 ^ raw[n/2]
+}
+
 // intern returns raw as one of the interned strings, if it is one.
 func intern(raw []byte) (string, bool) {
-	lo, hi := 0, len(interned)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if interned[m] < string(raw) {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	if len(raw) == 0 {
+		return "", false
 	}
-	if lo < len(interned) && interned[lo] == string(raw) {
-		return interned[lo], true
+	for h := internHash(raw); internAt[h] != 0; h++ {
+		if s := interned[internAt[h]-1]; s == string(raw) {
+			return s, true
+		}
 	}
 	return "", false
 }
@@ -84,29 +161,37 @@ func (d *decoder) str() (string, error) { return d.strOr("") }
 // strOr is str, giving old itself when the value is old written plainly
 // (no escapes): a string the event before had, not allocated again.
 func (d *decoder) strOr(old string) (string, error) {
+	s, _, err := d.string(old)
+	return s, err
+}
+
+// string is strOr, saying too whether the value was plain (ASCII, no
+// escapes).
+func (d *decoder) string(old string) (s string, plain bool, err error) {
 	if d.Peek() != '"' {
 		if d.Literal("null") {
-			return "", nil
+			return "", false, nil
 		}
-		return "", d.Errorf("want a string")
+		return "", false, d.Errorf("want a string")
 	}
 	start := d.I
 	raw, special, err := d.RawString()
 	if err != nil {
-		return "", err
-	}
-	if !special && old != "" && string(raw) == old {
-		return old, nil
+		return "", false, err
 	}
 	if special {
-		return jsonscan.Unquote(raw, start+1)
+		s, err = jsonscan.Unquote(raw, start+1)
+		return s, false, err
+	}
+	if old != "" && string(raw) == old {
+		return old, true, nil
 	}
 	if len(raw) <= 16 {
 		if s, ok := intern(raw); ok {
-			return s, nil
+			return s, true, nil
 		}
 	}
-	return string(raw), nil
+	return string(raw), true, nil
 }
 
 func (d *decoder) time() (Time, error) {
@@ -144,27 +229,27 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 	case "agent":
 		e.Agent, err = d.str()
 	case "session":
-		e.Session, err = d.same(d.prev.session)
+		e.Session, err = d.same(stSession)
 	case "src":
 		e.Src, err = d.str()
 	case "id":
 		e.ID, err = d.str()
 	case "run":
-		e.Run, err = d.same(d.prev.run)
+		e.Run, err = d.same(stRun)
 	case "pid":
 		var n int64
 		n, err = d.Int()
 		e.PID = int(n)
 	case "tty":
-		e.TTY, err = d.same(d.prev.tty)
+		e.TTY, err = d.same(stTTY)
 	case "pane":
-		e.Pane, err = d.same(d.prev.pane)
+		e.Pane, err = d.same(stPane)
 	case "host":
-		e.Host, err = d.same(d.prev.host)
+		e.Host, err = d.same(stHost)
 	case "cwd":
-		e.Cwd, err = d.same(d.prev.cwd)
+		e.Cwd, err = d.same(stCwd)
 	case "branch":
-		e.Branch, err = d.same(d.prev.branch)
+		e.Branch, err = d.same(stBranch)
 	case "tool":
 		e.Tool, err = d.str()
 	case "tool_id":
@@ -178,7 +263,7 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 	case "argv0":
 		e.Argv0, err = d.str()
 	case "transcript":
-		e.Transcript, err = d.same(d.prev.transcript)
+		e.Transcript, err = d.same(stTranscript)
 	case "sub":
 		e.Sub, err = d.str()
 	case "prompt":
@@ -192,7 +277,7 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 	case "ref":
 		e.Ref, err = d.str()
 	case "model":
-		e.Model, err = d.same(d.prev.model)
+		e.Model, err = d.same(stModel)
 	case "tokens":
 		if d.Literal("null") {
 			return nil

@@ -190,8 +190,8 @@ func TestSeenIsBounded(t *testing.T) {
 		t.Errorf("a not remembered")
 	}
 	s.add("d") // forgets a
-	if !s.add("a") || len(s.ids) != 3 {
-		t.Errorf("ring did not forget the oldest (%d ids kept)", len(s.ids))
+	if !s.add("a") || s.n != 3 {
+		t.Errorf("ring did not forget the oldest (%d ids kept)", s.n)
 	}
 }
 

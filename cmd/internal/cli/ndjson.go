@@ -21,6 +21,7 @@ type Reader struct {
 	r    *bufio.Reader
 	line int
 	buf  []byte
+	dec  event.Decoder
 	Bad  int
 }
 
@@ -72,7 +73,7 @@ func (r *Reader) step(e *event.Event) ([]byte, error) {
 	if len(line) == 0 || allSpace(line) {
 		return nil, nil
 	}
-	if derr := event.Decode(line, e); derr != nil {
+	if derr := r.dec.Decode(line, e); derr != nil {
 		r.Bad++
 		r.prog.Errorf("%s:%d: %v", r.name, r.line, derr)
 		return nil, nil
