@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,38 @@ func TestReaderReportsAndSkips(t *testing.T) {
 		t.Errorf("sessions = %v; want a,c,d", got)
 	}
 	want := "ag-test: <stdin>:2: byte 0: not a JSON object\nag-test: <stdin>:4: unsupported protocol version 2 (want 1)\n"
+	if errw.String() != want || r.Bad != 2 {
+		t.Errorf("stderr = %q (bad %d); want %q", errw.String(), r.Bad, want)
+	}
+}
+
+// Lines longer than bufio's buffer are gathered, CRLF ends are dropped,
+// a line past the limit is reported and skipped (twice in a row too), and
+// the lines after each come through whole.
+func TestReaderLongLines(t *testing.T) {
+	ev := func(session, pad string) string {
+		return `{"v":1,"t":"2026-11-30T00:00:00.000Z","kind":"wait","session":"` + session + `","text":"` + pad + `"}`
+	}
+	big := strings.Repeat("x", 300<<10) // past the 256 KiB buffer
+	huge := strings.Repeat("y", 700<<10) // past the limit set below
+	in := ev("a", "") + "\r\n" + ev("b", big) + "\n" + ev("c", huge) + "\n" + ev("d", huge) + "\n" + ev("e", "") + "\n" + ev("f", big)
+	var out, errw bytes.Buffer
+	r := prog(&out, &errw).NewReader(strings.NewReader(in), "<stdin>")
+	r.max = 600 << 10
+	var got []string
+	var e event.Event
+	for {
+		if _, err := r.Next(&e); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Session+":"+strconv.Itoa(len(e.Text)))
+	}
+	if want := "a:0,b:307200,e:0,f:307200"; strings.Join(got, ",") != want {
+		t.Errorf("sessions = %v; want %s", got, want)
+	}
+	want := "ag-test: <stdin>:3: line longer than 614400 bytes, skipped\nag-test: <stdin>:4: line longer than 614400 bytes, skipped\n"
 	if errw.String() != want || r.Bad != 2 {
 		t.Errorf("stderr = %q (bad %d); want %q", errw.String(), r.Bad, want)
 	}

@@ -22,12 +22,13 @@ type Reader struct {
 	line int
 	buf  []byte
 	dec  event.Decoder
+	max  int // MaxLine; smaller in tests
 	Bad  int
 }
 
 // NewReader reads events from r, naming it name in messages.
 func (p Program) NewReader(r io.Reader, name string) *Reader {
-	return &Reader{prog: p, name: name, r: bufio.NewReaderSize(r, 256<<10)}
+	return &Reader{prog: p, name: name, r: bufio.NewReaderSize(r, 256<<10), max: MaxLine}
 }
 
 // Next decodes the next valid event into e and returns its raw line (valid
@@ -93,13 +94,20 @@ func (r *Reader) Line() int { return r.line }
 // put off slow work (the state file) until the burst is over.
 func (r *Reader) Buffered() bool { return r.r.Buffered() > 0 }
 
+// readLine returns the next line without its line end: in bufio's buffer
+// when it fits there (no copy: the lines of a replay are most of what
+// ag-fold reads), else gathered in r.buf.
 func (r *Reader) readLine() ([]byte, error) {
-	r.buf = r.buf[:0]
+	chunk, err := r.r.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return trimEOL(chunk), err
+	}
+	r.buf = append(r.buf[:0], chunk...)
 	tooLong := false
 	for {
 		chunk, err := r.r.ReadSlice('\n')
 		if !tooLong {
-			if len(r.buf)+len(chunk) > MaxLine {
+			if len(r.buf)+len(chunk) > r.max {
 				tooLong = true
 				r.buf = r.buf[:0]
 			} else {
@@ -112,23 +120,28 @@ func (r *Reader) readLine() ([]byte, error) {
 		if tooLong {
 			r.line++
 			r.Bad++
-			r.prog.Errorf("%s:%d: line longer than %d bytes, skipped", r.name, r.line, MaxLine)
+			r.prog.Errorf("%s:%d: line longer than %d bytes, skipped", r.name, r.line, r.max)
 			r.buf = r.buf[:0]
 			tooLong = false
 			if err != nil {
 				return nil, err
 			}
-			continue
+			return r.readLine()
 		}
-		n := len(r.buf)
-		if n > 0 && r.buf[n-1] == '\n' {
-			n--
-			if n > 0 && r.buf[n-1] == '\r' {
-				n--
-			}
-		}
-		return r.buf[:n], err
+		return trimEOL(r.buf), err
 	}
+}
+
+// trimEOL drops a line's "\n" or "\r\n".
+func trimEOL(b []byte) []byte {
+	n := len(b)
+	if n > 0 && b[n-1] == '\n' {
+		n--
+		if n > 0 && b[n-1] == '\r' {
+			n--
+		}
+	}
+	return b[:n]
 }
 
 func allSpace(b []byte) bool {
