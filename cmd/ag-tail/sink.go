@@ -50,6 +50,7 @@ type sink struct {
 	t       *tail
 	filter  *evfilter.Filter
 	w       *cli.Writer // encodes into o.buf
+	enc     event.Encoder
 	o       *out
 	send    func(*out)
 	scratch []byte    // read buffer of the sources this sink reads
@@ -89,7 +90,7 @@ func (k *sink) emit(e *event.Event) {
 	o := k.o
 	start := len(o.buf)
 	if !k.filter.Active() {
-		o.buf = event.AppendJSON(o.buf, e) // straight in: no copy through the writer
+		o.buf = k.enc.Append(o.buf, e) // straight in: no copy through the writer
 	} else if err := k.filter.Write(k.w, e); err != nil {
 		// A jq expression failing on one event is that event's problem,
 		// said where the event was read.

@@ -11,31 +11,95 @@ import (
 
 // AppendJSON appends e's encoding and a newline to b. Members are written in
 // a fixed order; empty optional members are left out; Extra goes last.
-func AppendJSON(b []byte, e *Event) []byte {
+func AppendJSON(b []byte, e *Event) []byte { return appendJSON(b, e, nil) }
+
+// An Encoder encodes the events of one stream, as AppendJSON does. It
+// remembers the last value of each member that repeats from event to event
+// (session, cwd, transcript, ...) when it needed no escape, and writes it
+// again without looking for one: a file's events share a third of their
+// bytes. The zero Encoder is ready to use.
+type Encoder struct {
+	plain [nSticky]string
+	sec   int64    // the second of the last time written,
+	stamp [20]byte // and its "2006-01-02T15:04:05." (stamp[19] != 0 once set)
+}
+
+// appendTime is appendTime, the date and clock of the same second as the
+// time before copied, not computed (a file's events come seconds apart).
+func (m *Encoder) appendTime(b []byte, t time.Time) []byte {
+	if m == nil {
+		return appendTime(b, t)
+	}
+	sec := t.Unix()
+	if sec != m.sec || m.stamp[19] == 0 {
+		n := len(b)
+		b = appendTime(b, t)
+		if len(b)-n != len("2006-01-02T15:04:05.000Z") || b[n+19] != '.' {
+			m.stamp[19] = 0
+			return b
+		}
+		m.sec = sec
+		copy(m.stamp[:], b[n:n+20])
+		return b
+	}
+	ms := t.Nanosecond() / 1e6
+	b = append(b, m.stamp[:]...)
+	return append(b, byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 'Z')
+}
+
+// Append appends e's encoding and a newline to b.
+func (m *Encoder) Append(b []byte, e *Event) []byte { return appendJSON(b, e, m) }
+
+// appendSticky writes sticky member i; m may be nil.
+func appendSticky(b []byte, key, val string, m *Encoder, i int) []byte {
+	if val == "" {
+		return b
+	}
+	if m == nil {
+		return appendStr(b, key, val, false)
+	}
+	if val != m.plain[i] {
+		m.plain[i] = ""
+		if jsonscan.PlainRun(val, 0) != len(val) {
+			return appendStr(b, key, val, false)
+		}
+		m.plain[i] = val
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':', '"')
+	b = append(b, val...)
+	return append(b, '"')
+}
+
+func appendJSON(b []byte, e *Event, m *Encoder) []byte {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(e.V), 10)
 	b = append(b, `,"t":"`...)
 	if !e.T.IsZero() {
-		b = appendTime(b, e.T.Time)
+		b = m.appendTime(b, e.T.Time)
 	}
 	b = append(b, '"')
 	b = appendStr(b, "kind", e.Kind, true)
 	b = appendStr(b, "agent", e.Agent, false)
-	b = appendStr(b, "session", e.Session, true)
+	if e.Session == "" {
+		b = append(b, `,"session":""`...)
+	}
+	b = appendSticky(b, "session", e.Session, m, stSession)
 	b = appendStr(b, "src", e.Src, false)
 	b = appendStr(b, "id", e.ID, false)
-	b = appendStr(b, "run", e.Run, false)
+	b = appendSticky(b, "run", e.Run, m, stRun)
 	if e.PID != 0 {
 		b = append(b, `,"pid":`...)
 		b = strconv.AppendInt(b, int64(e.PID), 10)
 	}
-	b = appendStr(b, "tty", e.TTY, false)
-	b = appendStr(b, "pane", e.Pane, false)
-	b = appendStr(b, "host", e.Host, false)
-	b = appendStr(b, "cwd", e.Cwd, false)
-	b = appendStr(b, "branch", e.Branch, false)
+	b = appendSticky(b, "tty", e.TTY, m, stTTY)
+	b = appendSticky(b, "pane", e.Pane, m, stPane)
+	b = appendSticky(b, "host", e.Host, m, stHost)
+	b = appendSticky(b, "cwd", e.Cwd, m, stCwd)
+	b = appendSticky(b, "branch", e.Branch, m, stBranch)
 	b = appendStr(b, "argv0", e.Argv0, false)
-	b = appendStr(b, "transcript", e.Transcript, false)
+	b = appendSticky(b, "transcript", e.Transcript, m, stTranscript)
 	b = appendStr(b, "sub", e.Sub, false)
 	b = appendStr(b, "status", e.Status, false)
 	b = appendStr(b, "attention", e.Attention, false)
@@ -65,7 +129,7 @@ func AppendJSON(b []byte, e *Event) []byte {
 		b = append(b, `,"ambiguous":true`...)
 	}
 	b = appendStr(b, "stale", e.Stale, false)
-	b = appendStr(b, "model", e.Model, false)
+	b = appendSticky(b, "model", e.Model, m, stModel)
 	if t := e.Tokens; t != nil {
 		b = append(b, `,"tokens":{"in":`...)
 		b = strconv.AppendInt(b, t.In, 10)

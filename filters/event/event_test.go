@@ -174,14 +174,19 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"session":"s1","cwd":"/w","transcript":"/t/a.jsonl"}` + "\n" + `{"session":"s1","cwd":"/w\"x","transcript":"/t/a.jsonl"}` + "\n" + `{"session":"s1\u0041","cwd":"/w","transcript":"/t/a.jsonlx"}`))
 	f.Add([]byte(`{"cwd":"/w\u00e9"}` + "\n" + `{"cwd":"/wé"}` + "\n" + `{"cwd":"/w"}` + "\n" + `{"cwd":"/w"`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		// Line by line through one Decoder, each as it decodes alone.
+		// Line by line through one Decoder, each as it decodes alone;
+		// and through one Encoder, each as Marshal writes it.
 		var dec Decoder
+		var enc Encoder
 		var es Event
 		for _, line := range bytes.Split(in, []byte("\n")) {
 			var alone Event
 			errAlone, err := Decode(line, &alone), dec.Decode(line, &es)
 			if (err == nil) != (errAlone == nil) || err == nil && string(Marshal(&es)) != string(Marshal(&alone)) {
 				t.Fatalf("in a stream %s decodes as %s (%v), alone as %s (%v)", line, Marshal(&es), err, Marshal(&alone), errAlone)
+			}
+			if got := enc.Append(nil, &alone); string(got) != string(Marshal(&alone)) {
+				t.Fatalf("in a stream %s encodes as %s, alone as %s", line, got, Marshal(&alone))
 			}
 		}
 		var e Event
@@ -260,6 +265,22 @@ func BenchmarkEncode(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		buf = AppendJSON(buf[:0], &e)
+	}
+}
+
+// BenchmarkEncoder is BenchmarkEncode through a stream's Encoder, as
+// ag-tail writes a file's events.
+func BenchmarkEncoder(b *testing.B) {
+	var e Event
+	if err := Decode(benchLine, &e); err != nil {
+		b.Fatal(err)
+	}
+	var enc Encoder
+	buf := make([]byte, 0, 1024)
+	b.SetBytes(int64(len(benchLine)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = enc.Append(buf[:0], &e)
 	}
 }
 
@@ -365,4 +386,22 @@ func FuzzQuoted(f *testing.F) {
 			t.Fatalf("appendQuoted(%q) = %s reads back as %q (%v)", s, got, back, err)
 		}
 	})
+}
+
+// An Encoder writes every time as Marshal does, whatever came before it:
+// the same second again, the next one, another zone, a year past 9999.
+func TestEncoderTimes(t *testing.T) {
+	var enc Encoder
+	base := time.Date(2026, 11, 30, 23, 59, 59, 998e6, time.UTC)
+	for _, tm := range []time.Time{
+		base, base.Add(time.Millisecond), base.Add(2 * time.Millisecond), base.Add(-time.Second),
+		base.In(time.FixedZone("x", -7200)), base.Add(999 * time.Millisecond),
+		time.Date(12345, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(12345, 1, 1, 0, 0, 0, 5e6, time.UTC),
+		time.Date(1969, 12, 31, 23, 59, 59, 500e6, time.UTC), time.Date(1969, 12, 31, 23, 59, 59, 1e6, time.UTC), base,
+	} {
+		e := Event{V: 1, T: Time{tm}, Kind: Wait, Session: "s", Cwd: "/w"}
+		if got, want := enc.Append(nil, &e), Marshal(&e); string(got) != string(want) {
+			t.Errorf("%v: %s, want %s", tm, got, want)
+		}
+	}
 }
