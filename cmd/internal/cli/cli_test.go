@@ -93,7 +93,7 @@ func TestReaderLongLines(t *testing.T) {
 	ev := func(session, pad string) string {
 		return `{"v":1,"t":"2026-11-30T00:00:00.000Z","kind":"wait","session":"` + session + `","text":"` + pad + `"}`
 	}
-	big := strings.Repeat("x", 300<<10) // past the 256 KiB buffer
+	big := strings.Repeat("x", 300<<10)  // past the 256 KiB buffer
 	huge := strings.Repeat("y", 700<<10) // past the limit set below
 	in := ev("a", "") + "\r\n" + ev("b", big) + "\n" + ev("c", huge) + "\n" + ev("d", huge) + "\n" + ev("e", "") + "\n" + ev("f", big)
 	var out, errw bytes.Buffer
