@@ -18,6 +18,10 @@ func alive(p fold.Proc) bool {
 	return pidalive.Is(p.PID, p.Seen)
 }
 
+// hung reports whether p, alive, lost the terminal it ran on: its pane
+// closed and it ignored the hang-up (filters/alive).
+func hung(p fold.Proc) bool { return local(p) && pidalive.Hung(p.PID, p.TTY, p.Seen) }
+
 // local reports whether p is a process that can be checked: the fold
 // lists only this machine's (another host's pid means nothing here).
 func local(p fold.Proc) bool { return p.PID > 0 }

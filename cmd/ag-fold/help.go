@@ -85,7 +85,8 @@ keeps it (pid, host, start time, --check), and while stdin is open that
 ag-fold confirms it every --check. Every --check it also looks for the
 sessions' processes (and, on Linux and macOS, their start times, so a pid
 taken by another process does not pass, and a zombie — exited, not yet
-reaped — is dead); dead ones are gone.
+reaped — is dead); dead ones are gone. So is one, on Linux, that lost
+the terminal it ran on (its pane closed, and it ignored the hang-up).
 
 Readers believe the file only while its ag-fold runs and confirms it: a
 session whose process is gone is shown as gone, and when nobody keeps

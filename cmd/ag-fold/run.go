@@ -43,6 +43,7 @@ type folder struct {
 	env     paths.Env
 	now     func() time.Time
 	alive   func(fold.Proc) bool
+	hung    func(fold.Proc) bool
 	running commands // which waiting commands already run (answered.go)
 	stdout  *bufio.Writer
 	out     *cli.Writer
@@ -71,7 +72,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func newFolder(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *folder {
 	f := &folder{
 		prog: program(),
-		env:  env, now: now, alive: newLiveness(), running: running,
+		env:  env, now: now, alive: newLiveness(), hung: hung, running: running,
 		mark: markState{written: true}, // tied to nothing until a mark comes
 	}
 	f.prog.Stdout, f.prog.Stderr = stdout, stderr
@@ -195,11 +196,18 @@ func (f *folder) settle() []event.Event {
 	var out []event.Event
 	if f.opts.Check > 0 {
 		for _, p := range f.fold.Procs() {
-			if f.alive(p) {
+			reason := "process exited"
+			switch {
+			case !f.alive(p):
+			case f.hung(p):
+				// Its pane or window closed, and it ignored the hang-up:
+				// nobody can type to it any more (filters/alive.Hung).
+				reason = "its terminal closed"
+			default:
 				continue
 			}
 			e := event.New(event.ProcDown, now, "", "")
-			e.Src, e.PID, e.Reason = event.SrcProc, p.PID, "process exited"
+			e.Src, e.PID, e.Reason = event.SrcProc, p.PID, reason
 			e.ID = event.MakeID(event.SrcProc, "down", itoa(p.PID), p.Seen.String())
 			out = append(out, f.fold.Apply(&e)...)
 		}

@@ -174,6 +174,8 @@ type Proc struct {
 	Seen time.Time
 	// Host is the machine the session runs on, when an event said so.
 	Host string
+	// TTY is the process's terminal, when an event said so.
+	TTY string
 }
 
 // Wait is a session waiting for the user to allow a command: its process,
@@ -206,7 +208,7 @@ func (f *Folder) Procs() []Proc {
 	var out []Proc
 	for _, s := range f.sessions {
 		if s.key.host == "" && s.st.PID > 0 && s.st.Status != event.StatusGone {
-			out = append(out, Proc{s.st.PID, s.pidSeen, s.st.Host})
+			out = append(out, Proc{s.st.PID, s.pidSeen, s.st.Host, s.st.TTY})
 		}
 	}
 	slices.SortFunc(out, func(a, b Proc) int { return a.PID - b.PID })
