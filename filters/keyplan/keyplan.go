@@ -7,6 +7,7 @@ package keyplan
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -125,7 +126,7 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		if !waiting || attn != event.AttnQuestion {
 			return refuse("not waiting on a question (status %s, attention %s)", orNone(st.Status), orNone(attn))
 		}
-		return reply(r, km.AnswerPrelude, "a question", km, true)
+		return answer(r, km)
 	case provider.ActReply:
 		switch {
 		case waiting && attn == event.AttnPermission:
@@ -133,7 +134,7 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		case waiting && attn == event.AttnPlan:
 			return reply(r, km.PlanPrelude, "a plan wait", km, true)
 		case waiting && attn == event.AttnQuestion:
-			return reply(r, km.AnswerPrelude, "a question", km, true)
+			return answer(r, km)
 		case waiting:
 			return refuse("waiting on %s; no reply is safe", orNone(attn))
 		case st.Status == event.StatusDone || st.Status == event.StatusIdle || st.Status == event.StatusFailed:
@@ -227,6 +228,19 @@ func press(keys []string) []Step {
 		}
 	}
 	return steps
+}
+
+// answer types the text as a question's own answer: the picker's cursor
+// moved down to that row first when the agent's picker needs it.
+func answer(r Request, km provider.KeyMap) (Plan, error) {
+	prelude := km.AnswerPrelude
+	if km.AnswerDown && prelude != nil {
+		if r.Screen == nil || !r.Screen.Rows {
+			return refuse("the pane does not show the question's picker: answer in the pane")
+		}
+		prelude = append(slices.Repeat([]string{"Down"}, r.Screen.Down), prelude...)
+	}
+	return reply(r, prelude, "a question", km, true)
 }
 
 // reply types text after prelude; to a prompt (wait) the text lands in

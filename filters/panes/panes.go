@@ -71,6 +71,19 @@ type State struct {
 	Tool  string     // the pending tool when fixed by the state (AskUserQuestion)
 	Tools []ToolLine // else the nearest tool header above the anchor
 	Text  *Text      // what is pending: the command, question or plan; at a composer, the draft it holds
+	Rows  *Rows      // a picker's rows from its cursor to a target row (Result.Down)
+}
+
+// Rows reads a picker above the anchor (within Within lines): the rows
+// are the lines matching Row, the cursor's the nearest matching Cursor,
+// the target the nearest matching Target at or below it. Result.Down is
+// how many rows the cursor must move down to reach the target: omp's own
+// answer ("Other (type your own)") is reached only so, the picker taking
+// no digit, End or wrap-around. A label wrapped onto a second line, or a
+// description under it, is not a row.
+type Rows struct {
+	Row, Cursor, Target *regexp.Regexp
+	Within              int
 }
 
 // Near is a pattern that must (or must not) match a line within From..To
@@ -127,6 +140,10 @@ type Result struct {
 	Tool      string
 	Text      string
 	Line      int // the anchor's index in the examined lines
+	// Rows says the state's picker was read (State.Rows); Down is then
+	// how many rows down from its cursor the target row is.
+	Rows bool
+	Down int
 }
 
 // Classify runs rules over a captured screen.
@@ -164,7 +181,36 @@ func Classify(r *Rules, screen string) Result {
 	if bestState.Text != nil {
 		best.Text = bestState.Text.extract(lines, best.Line)
 	}
+	if bestState.Rows != nil {
+		best.Down, best.Rows = bestState.Rows.count(lines, best.Line)
+	}
 	return best
+}
+
+// count finds the cursor's row and the target's at or below it above the
+// anchor at, and counts the rows from one to the other.
+func (r *Rows) count(lines []string, at int) (int, bool) {
+	cursor := -1
+	for i := at - 1; i >= 0 && at-i <= r.Within; i-- {
+		if r.Row.MatchString(lines[i]) && r.Cursor.MatchString(lines[i]) {
+			cursor = i
+			break
+		}
+	}
+	if cursor < 0 {
+		return 0, false
+	}
+	down := 0
+	for i := cursor; i < at; i++ {
+		if !r.Row.MatchString(lines[i]) {
+			continue
+		}
+		if r.Target.MatchString(lines[i]) {
+			return down, true
+		}
+		down++
+	}
+	return 0, false
 }
 
 func containsAny(s string, subs []string) bool {

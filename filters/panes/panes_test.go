@@ -20,7 +20,33 @@ func toyRules() Rules {
 			Text:   &Text{From: re(`^ASK `), Within: 0, Up: true, Lines: 2, Skip: re(`^-+$`)}},
 		{Name: "idle", Kind: Idle, Anchor: re(`^\s*>$`), All: []Near{{Re: re(`ready`), From: 1, To: 1}}, Bottom: 1},
 		{Name: "busy", Kind: Busy, Anchor: re(`busy`), Bottom: 2},
+		{Name: "pick", Kind: Wait, Attention: "question", Anchor: re(`^PICK$`),
+			Rows: &Rows{Row: re(`^\s*(?:> )?- `), Cursor: re(`^\s*> `), Target: re(`- other$`), Within: 6}},
 	}}
+}
+
+// TestRows: the rows from a picker's cursor down to its target, lines
+// that are no row (a wrapped label, a description) not counted; no
+// cursor, or the target above it, is not read.
+func TestRows(t *testing.T) {
+	r := toyRules()
+	for _, tc := range []struct {
+		name, screen string
+		rows         bool
+		down         int
+	}{
+		{"from the first", "> - a\n  - b\n  - other\nPICK\n", true, 2},
+		{"on it", "  - a\n  - b\n> - other\nPICK\n", true, 0},
+		{"a description between", "> - a\n    about a\n  - b\n  - other\nPICK\n", true, 2},
+		{"no cursor", "  - a\n  - other\nPICK\n", false, 0},
+		{"target above the cursor", "  - other\n> - a\nPICK\n", false, 0},
+		{"cursor too far up", "> - a\n1\n2\n3\n4\n5\n  - other\nPICK\n", false, 0},
+	} {
+		got := Classify(&r, tc.screen)
+		if got.State != "pick" || got.Rows != tc.rows || got.Down != tc.down {
+			t.Errorf("%s: %+v; want rows %v, down %d", tc.name, got, tc.rows, tc.down)
+		}
+	}
 }
 
 func TestClassify(t *testing.T) {
@@ -70,7 +96,7 @@ func TestClamp(t *testing.T) {
 }
 
 func FuzzClassify(f *testing.F) {
-	for _, s := range []string{"ASK go?\n[y/n]\n", ">\nready\n", "│", "\u00a0", "busy"} {
+	for _, s := range []string{"ASK go?\n[y/n]\n", ">\nready\n", "│", "\u00a0", "busy", "> - a\n  - other\nPICK\n"} {
 		f.Add(s)
 	}
 	r := toyRules()
@@ -81,6 +107,9 @@ func FuzzClassify(f *testing.F) {
 		}
 		if got.Kind != None && (got.Line < 0 || got.Line >= len(Lines(screen, r.Lines))) {
 			t.Fatalf("anchor line %d out of range", got.Line)
+		}
+		if got.Down < 0 || got.Rows && (got.Down > got.Line || got.State != "pick") || !got.Rows && got.Down != 0 {
+			t.Fatalf("rows %v, down %d in %+v", got.Rows, got.Down, got)
 		}
 	})
 }

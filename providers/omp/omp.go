@@ -112,6 +112,12 @@ func (*Provider) Keys() provider.KeyMap {
 		Approve:         []string{"Enter"},
 		Deny:            []string{"Escape"},
 		FinishedPrelude: []string{},
+		// The ask picker's own answer: Down to "Other (type your own)"
+		// (counted on the pane), Enter opens its input, the text, Enter
+		// once the input shows it.
+		AnswerDown:    true,
+		AnswerPrelude: []string{"Enter"},
+		Input:         []string{paneCustom},
 		UnsafeReply: func(text string) string {
 			t := strings.TrimLeft(text, " \t\r\n\v\f\u00a0\u3000")
 			switch {

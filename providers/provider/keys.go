@@ -33,7 +33,12 @@ type KeyMap struct {
 	// Replies type literal text after a prelude. A nil prelude means no
 	// reply is offered in that situation; an empty non-nil one means the
 	// text goes straight in.
-	AnswerPrelude     []string // question wait (picker): how to reach a composer
+	AnswerPrelude []string // question wait (picker): how to reach a composer
+	// AnswerDown: before AnswerPrelude, Down as many times as the pane,
+	// read at press time, shows rows from the picker's cursor to its own
+	// answer's row (panes.Result.Down); no answer is typed when the pane
+	// does not show that picker.
+	AnswerDown        bool
 	PermissionPrelude []string // permission wait: deny-with-feedback
 	PlanPrelude       []string // plan wait: refuse and say what to change
 	FinishedPrelude   []string // done/idle: reply at the composer

@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -194,9 +195,9 @@ func TestOmp(t *testing.T) {
 		t.Errorf("meters: model %q context %+v; want the window of omp's models.yml, 128000", m.Model, *m.Context)
 	}
 
-	t.Log("-- a question (omp's ask tool): waiting(question) with its text, no keys; picked in the pane → done; Escape → idle (the call's end, then the abort)")
+	t.Log("-- a question (omp's ask tool): waiting(question) with its text, a reply offered; ag-keys answer → the own answer typed → done; picked in the pane → done; Escape → idle (the call's end, then the abort)")
 	from = len(nd.Calls())
-	pane.Type(`CALL: ask {"questions":[{"id":"colour","question":"Which colour?","options":[{"label":"Blue"},{"label":"Green"}]}]}`)
+	pane.Type(`CALL: ask {"questions":[{"id":"colour","question":"Which colour?","options":[{"label":"Blue"},{"label":"Green"},{"label":"Red"}]}]}`)
 	q := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
 	if q.Attention != event.AttnQuestion || q.Tool != "ask" || q.Text != "Which colour?" {
 		t.Errorf("question state: attention %q tool %q text %q", q.Attention, q.Tool, q.Text)
@@ -204,12 +205,18 @@ func TestOmp(t *testing.T) {
 	qn, _ := nd.WaitCall(from, "Notify for the question", 15*time.Second, func(c Call) bool {
 		return c.Call == "Notify" && strings.Contains(c.Body, "Which colour?")
 	})
-	if hasButtons(qn) {
-		t.Errorf("omp's question offers buttons: %q", qn.Actions)
+	if hasButtons(qn) || !slices.Contains(qn.Actions, "inline-reply") {
+		t.Errorf("omp's question: actions %q, want a reply and no Approve/Deny", qn.Actions)
 	}
-	if out, code := h.runCode(30*time.Second, Bin(t, "ag-keys"), "answer", "Green", "--pane", pane.ID, "-S", tm.Socket); code != 1 {
-		t.Errorf("ag-keys answer on omp's question: exit %d %s; want refused", code, out)
+	pane.WaitText(15*time.Second, "Other (type your own)")
+	time.Sleep(300 * time.Millisecond)
+	if out, code := h.runCode(30*time.Second, Bin(t, "ag-keys"), "answer", "Purple please", "--pane", pane.ID, "-S", tm.Socket); code != 0 {
+		t.Fatalf("ag-keys answer on omp's question: exit %d %s", code, out)
 	}
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
+	pane.WaitText(10*time.Second, "✔ Purple please") // omp's record of its own answer
+	pane.Type(`CALL: ask {"questions":[{"id":"colour","question":"Which colour now?","options":[{"label":"Blue"},{"label":"Green"}]}]}`)
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)
 	pane.WaitText(15*time.Second, "Other (type your own)")
 	pane.Keys("Down")
 	time.Sleep(300 * time.Millisecond)
