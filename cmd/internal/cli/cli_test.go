@@ -56,6 +56,21 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// readAll reads r's events to the end.
+func readAll(t *testing.T, r *Reader) []event.Event {
+	t.Helper()
+	var all []event.Event
+	for {
+		var e event.Event
+		if _, err := r.Next(&e); err == io.EOF {
+			return all
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, e)
+	}
+}
+
 func TestReaderReportsAndSkips(t *testing.T) {
 	in := strings.Join([]string{
 		`{"v":1,"t":"2026-11-30T00:00:00.000Z","kind":"wait","session":"a"}`,
@@ -68,13 +83,7 @@ func TestReaderReportsAndSkips(t *testing.T) {
 	var out, errw bytes.Buffer
 	r := prog(&out, &errw).NewReader(strings.NewReader(in), "<stdin>")
 	var got []string
-	var e event.Event
-	for {
-		if _, err := r.Next(&e); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range readAll(t, r) {
 		got = append(got, e.Session)
 	}
 	if strings.Join(got, ",") != "a,c,d" {
@@ -100,13 +109,7 @@ func TestReaderLongLines(t *testing.T) {
 	r := prog(&out, &errw).NewReader(strings.NewReader(in), "<stdin>")
 	r.max = 600 << 10
 	var got []string
-	var e event.Event
-	for {
-		if _, err := r.Next(&e); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range readAll(t, r) {
 		got = append(got, e.Session+":"+strconv.Itoa(len(e.Text)))
 	}
 	if want := "a:0,b:307200,e:0,f:307200"; strings.Join(got, ",") != want {
