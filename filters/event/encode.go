@@ -24,8 +24,9 @@ type Encoder struct {
 	stamp [20]byte // and its "2006-01-02T15:04:05." (stamp[19] != 0 once set)
 }
 
-// appendTime is appendTime, the date and clock of the same second as the
-// time before copied, not computed (a file's events come seconds apart).
+// appendTime writes t as appendTime does, copying the date and clock of a
+// time in the same second as the one before instead of computing them (a
+// file's events come seconds apart); m may be nil.
 func (m *Encoder) appendTime(b []byte, t time.Time) []byte {
 	if m == nil {
 		return appendTime(b, t)
