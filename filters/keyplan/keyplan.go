@@ -231,14 +231,27 @@ func press(keys []string) []Step {
 }
 
 // answer types the text as a question's own answer: the picker's cursor
-// moved down to that row first when the agent's picker needs it.
+// moved down to that row first when the agent's picker needs it (and an
+// answer that is one of the options, in any case, picks that option).
 func answer(r Request, km provider.KeyMap) (Plan, error) {
 	prelude := km.AnswerPrelude
 	if km.AnswerDown && prelude != nil {
-		if r.Screen == nil || !r.Screen.Rows {
+		if r.Screen == nil || r.Screen.Picker == nil {
 			return refuse("the pane does not show the question's picker: answer in the pane")
 		}
-		prelude = append(slices.Repeat([]string{"Down"}, r.Screen.Down), prelude...)
+		p := r.Screen.Picker
+		if text, _ := Sanitize(r.Text, provider.MaxReply); text != "" {
+			for i, label := range p.Labels {
+				if i != p.At+p.Down && strings.EqualFold(label, text) {
+					key, n := "Down", i-p.At
+					if n < 0 {
+						key, n = "Up", -n
+					}
+					return Plan{Steps: press(append(slices.Repeat([]string{key}, n), "Enter"))}, nil
+				}
+			}
+		}
+		prelude = append(slices.Repeat([]string{"Down"}, p.Down), prelude...)
 	}
 	return reply(r, prelude, "a question", km, true)
 }

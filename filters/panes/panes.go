@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Kind is what a screen state means for the session.
@@ -71,16 +72,17 @@ type State struct {
 	Tool  string     // the pending tool when fixed by the state (AskUserQuestion)
 	Tools []ToolLine // else the nearest tool header above the anchor
 	Text  *Text      // what is pending: the command, question or plan; at a composer, the draft it holds
-	Rows  *Rows      // a picker's rows from its cursor to a target row (Result.Down)
+	Rows  *Rows      // a picker's rows, its cursor and a target row (Result.Picker)
 }
 
 // Rows reads a picker above the anchor (within Within lines): the rows
-// are the lines matching Row, the cursor's the nearest matching Cursor,
-// the target the nearest matching Target at or below it. Result.Down is
-// how many rows the cursor must move down to reach the target: omp's own
-// answer ("Other (type your own)") is reached only so, the picker taking
-// no digit, End or wrap-around. A label wrapped onto a second line, or a
-// description under it, is not a row.
+// are the lines matching Row (its first group, if any, the row's label),
+// the cursor's the nearest matching Cursor, the target the nearest
+// matching Target at or below it. Picker.Down is how many rows the cursor
+// must move down to reach the target: omp's own answer ("Other (type your
+// own)") is reached only so, the picker taking no digit, End or
+// wrap-around. A label wrapped onto a second line, or a description under
+// it, is not a row.
 type Rows struct {
 	Row, Cursor, Target *regexp.Regexp
 	Within              int
@@ -139,11 +141,15 @@ type Result struct {
 	Attention string
 	Tool      string
 	Text      string
-	Line      int // the anchor's index in the examined lines
-	// Rows says the state's picker was read (State.Rows); Down is then
-	// how many rows down from its cursor the target row is.
-	Rows bool
-	Down int
+	Line      int     // the anchor's index in the examined lines
+	Picker    *Picker // the picker State.Rows read, nil if none
+}
+
+// Picker is a picker's rows as the pane shows them.
+type Picker struct {
+	Labels []string // the rows' labels, top to bottom
+	At     int      // the cursor's row among them
+	Down   int      // how many rows down from the cursor the target row is
 }
 
 // Classify runs rules over a captured screen.
@@ -182,35 +188,63 @@ func Classify(r *Rules, screen string) Result {
 		best.Text = bestState.Text.extract(lines, best.Line)
 	}
 	if bestState.Rows != nil {
-		best.Down, best.Rows = bestState.Rows.count(lines, best.Line)
+		bestState.Rows.read(lines, &best)
 	}
 	return best
 }
 
-// count finds the cursor's row and the target's at or below it above the
-// anchor at, and counts the rows from one to the other.
-func (r *Rows) count(lines []string, at int) (int, bool) {
+// read finds the picker above the anchor: its cursor's row (the nearest
+// matching Cursor, within Within lines) and the run of lines around it
+// that hold a letter or digit (a blank line or a border of box characters
+// ends a picker: the options echoed in the chat above it are not its
+// rows), the target at or below the cursor: res.Picker.
+func (r *Rows) read(lines []string, res *Result) {
 	cursor := -1
-	for i := at - 1; i >= 0 && at-i <= r.Within; i-- {
+	for i := res.Line - 1; i >= 0 && res.Line-i <= r.Within; i-- {
 		if r.Row.MatchString(lines[i]) && r.Cursor.MatchString(lines[i]) {
 			cursor = i
 			break
 		}
 	}
 	if cursor < 0 {
-		return 0, false
+		return
 	}
-	down := 0
-	for i := cursor; i < at; i++ {
-		if !r.Row.MatchString(lines[i]) {
+	top, end := cursor, cursor+1
+	for top > 0 && worded(lines[top-1]) {
+		top--
+	}
+	for end < res.Line && worded(lines[end]) {
+		end++
+	}
+	var labels []string
+	at, target := -1, -1
+	for i := top; i < end; i++ {
+		m := r.Row.FindStringSubmatch(lines[i])
+		if m == nil {
 			continue
 		}
-		if r.Target.MatchString(lines[i]) {
-			return down, true
+		if i == cursor {
+			at = len(labels)
 		}
-		down++
+		if at >= 0 && target < 0 && r.Target.MatchString(lines[i]) {
+			target = len(labels)
+		}
+		label := m[0]
+		if len(m) > 1 {
+			label = m[1]
+		}
+		labels = append(labels, strings.TrimSpace(label))
 	}
-	return 0, false
+	if target < 0 {
+		return
+	}
+	res.Picker = &Picker{Labels: labels, At: at, Down: target - at}
+}
+
+// worded reports whether a line holds a letter or digit: not blank, not a
+// border.
+func worded(l string) bool {
+	return strings.IndexFunc(l, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) >= 0
 }
 
 func containsAny(s string, subs []string) bool {

@@ -21,7 +21,7 @@ func toyRules() Rules {
 		{Name: "idle", Kind: Idle, Anchor: re(`^\s*>$`), All: []Near{{Re: re(`ready`), From: 1, To: 1}}, Bottom: 1},
 		{Name: "busy", Kind: Busy, Anchor: re(`busy`), Bottom: 2},
 		{Name: "pick", Kind: Wait, Attention: "question", Anchor: re(`^PICK$`),
-			Rows: &Rows{Row: re(`^\s*(?:> )?- `), Cursor: re(`^\s*> `), Target: re(`- other$`), Within: 6}},
+			Rows: &Rows{Row: re(`^\s*(?:> )?- (.*)$`), Cursor: re(`^\s*> `), Target: re(`- other$`), Within: 6}},
 	}}
 }
 
@@ -40,11 +40,15 @@ func TestRows(t *testing.T) {
 		{"a description between", "> - a\n    about a\n  - b\n  - other\nPICK\n", true, 2},
 		{"no cursor", "  - a\n  - other\nPICK\n", false, 0},
 		{"target above the cursor", "  - other\n> - a\nPICK\n", false, 0},
+		{"the same rows echoed above, a blank line between", "  - x\n  - other\n\n  - a\n> - b\n  - other\nPICK\n", true, 1},
 		{"cursor too far up", "> - a\n1\n2\n3\n4\n5\n  - other\nPICK\n", false, 0},
 	} {
 		got := Classify(&r, tc.screen)
-		if got.State != "pick" || got.Rows != tc.rows || got.Down != tc.down {
-			t.Errorf("%s: %+v; want rows %v, down %d", tc.name, got, tc.rows, tc.down)
+		if got.State != "pick" || (got.Picker != nil) != tc.rows || got.Picker != nil && got.Picker.Down != tc.down {
+			t.Errorf("%s: %+v (picker %+v); want rows %v, down %d", tc.name, got, got.Picker, tc.rows, tc.down)
+		}
+		if p := got.Picker; p != nil && p.Labels[p.At+p.Down] != "other" {
+			t.Errorf("%s: labels %q, the cursor at %d: the target is not the last", tc.name, p.Labels, p.At)
 		}
 	}
 }
@@ -108,8 +112,8 @@ func FuzzClassify(f *testing.F) {
 		if got.Kind != None && (got.Line < 0 || got.Line >= len(Lines(screen, r.Lines))) {
 			t.Fatalf("anchor line %d out of range", got.Line)
 		}
-		if got.Down < 0 || got.Rows && (got.Down > got.Line || got.State != "pick") || !got.Rows && got.Down != 0 {
-			t.Fatalf("rows %v, down %d in %+v", got.Rows, got.Down, got)
+		if p := got.Picker; p != nil && (got.State != "pick" || p.Down < 0 || p.At < 0 || p.At+p.Down >= len(p.Labels) || len(p.Labels) > got.Line) {
+			t.Fatalf("picker %+v in %+v", *p, got)
 		}
 	})
 }

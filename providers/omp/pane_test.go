@@ -49,8 +49,8 @@ func TestAskPicker(t *testing.T) {
 		{"several answers: not read", multi, false, 0, "", ""},
 	} {
 		r := panes.Classify(&rules, c.screen)
-		if r.State != c.state || r.Rows != c.rows || r.Down != c.down || r.Text != c.text {
-			t.Errorf("%s: Classify = %+v; want %s, rows %v down %d, text %q", c.name, r, c.state, c.rows, c.down, c.text)
+		if r.State != c.state || (r.Picker != nil) != c.rows || r.Picker != nil && r.Picker.Down != c.down || r.Text != c.text {
+			t.Errorf("%s: Classify = %+v (picker %+v); want %s, rows %v down %d, text %q", c.name, r, r.Picker, c.state, c.rows, c.down, c.text)
 		}
 		if c.state != "" && (r.Attention != event.AttnQuestion || r.Tool != "ask") {
 			t.Errorf("%s: attention %q tool %q", c.name, r.Attention, r.Tool)
@@ -87,6 +87,23 @@ func TestAnswerKeys(t *testing.T) {
 		}
 		if last := p.Steps[len(p.Steps)-1]; !last.Shown {
 			t.Errorf("%s: the last Enter does not wait for the input to show the text", c.name)
+		}
+	}
+	// An answer that is one of the options picks it, whichever row the
+	// cursor is on; a case of its own is no option.
+	for _, c := range []struct{ screen, text, want string }{
+		{"ask.txt", "green", `Down, 30ms, Enter`},
+		{"ask.txt", "Blue", `Enter`},
+		{"ask-other.txt", "Blue", `Up, 30ms, Up, 30ms, Up, 30ms, Enter`},
+		{"ask.txt", "Other (type your own)", `Down, 30ms, Down, 30ms, Down, 30ms, Enter, 150ms, "Other (type your own)", 150ms, Enter once shown`},
+	} {
+		sc := panes.Classify(&rules, screen(t, c.screen))
+		p, err := keyplan.Decide(keyplan.Request{State: st, Action: provider.ActAnswer, Text: c.text, Token: "1.1", Screen: &sc}, km)
+		if err != nil {
+			t.Fatalf("%s on %s: %v", c.text, c.screen, err)
+		}
+		if got := keyplan.Describe(p); got != c.want {
+			t.Errorf("%s on %s: %s\nwant %s", c.text, c.screen, got, c.want)
 		}
 	}
 	none := panes.Classify(&rules, "")

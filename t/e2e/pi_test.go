@@ -195,7 +195,7 @@ func TestOmp(t *testing.T) {
 		t.Errorf("meters: model %q context %+v; want the window of omp's models.yml, 128000", m.Model, *m.Context)
 	}
 
-	t.Log("-- a question (omp's ask tool): waiting(question) with its text, a reply offered; ag-keys answer → the own answer typed → done; picked in the pane → done; Escape → idle (the call's end, then the abort)")
+	t.Log("-- a question (omp's ask tool): waiting(question) with its text, a reply offered; ag-keys answer → the own answer typed → done; an option's label → that option picked → done; picked in the pane → done; Escape → idle (the call's end, then the abort)")
 	from = len(nd.Calls())
 	pane.Type(`CALL: ask {"questions":[{"id":"colour","question":"Which colour?","options":[{"label":"Blue"},{"label":"Green"},{"label":"Red"}]}]}`)
 	q := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
@@ -215,6 +215,15 @@ func TestOmp(t *testing.T) {
 	}
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
 	pane.WaitText(10*time.Second, "✔ Purple please") // omp's record of its own answer
+	pane.Type(`CALL: ask {"questions":[{"id":"size","question":"Which size?","options":[{"label":"Small"},{"label":"Large"}]}]}`)
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)
+	pane.WaitText(15*time.Second, "Other (type your own)")
+	time.Sleep(300 * time.Millisecond)
+	if out, code := h.runCode(30*time.Second, Bin(t, "ag-keys"), "answer", "large", "--pane", pane.ID, "-S", tm.Socket); code != 0 {
+		t.Fatalf("ag-keys answer large: exit %d %s", code, out)
+	}
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
+	pane.WaitText(10*time.Second, "◉ Large") // an answer that is an option picks it
 	pane.Type(`CALL: ask {"questions":[{"id":"colour","question":"Which colour now?","options":[{"label":"Blue"},{"label":"Green"}]}]}`)
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)
 	pane.WaitText(15*time.Second, "Other (type your own)")
