@@ -593,7 +593,8 @@ const questionScreen = ` ☐ Storage
 `
 
 // The hook stores an AskUserQuestion picker as a permission wait too: the
-// pane says question, so approve is refused and answer goes through.
+// pane says question, so approve is refused and answer goes through, into
+// the picker's "Type something." row (its digit, the text, Enter).
 func TestQuestionStoredAsPermission(t *testing.T) {
 	s := newServer(t)
 	a := s.agentShowing(strings.ReplaceAll(questionScreen, "\n", "\r\n"))
@@ -606,7 +607,7 @@ func TestQuestionStoredAsPermission(t *testing.T) {
 	if code != 0 || len(evs) != 1 || evs[0].Status != "sent" {
 		t.Fatalf("answer: exit %d %+v %s", code, evs, stderr)
 	}
-	if got := typed(a.reads(t, 18)); got != "\x1b|SQLite, embedded|\r" {
+	if got := typed(a.reads(t, 18)); got != "3|SQLite, embedded|\r" {
 		t.Errorf("typed %q", got)
 	}
 }

@@ -230,30 +230,52 @@ func press(keys []string) []Step {
 	return steps
 }
 
-// answer types the text as a question's own answer: the picker's cursor
-// moved down to that row first when the agent's picker needs it (and an
-// answer that is one of the options, in any case, picks that option).
+// answer types the text as a question's own answer: into the picker's
+// own-answer row when the agent's picker takes one (reached by Down, or by
+// its digit), else after AnswerPrelude. An answer that is one of the
+// picker's options, in any case, picks that option.
 func answer(r Request, km provider.KeyMap) (Plan, error) {
 	prelude := km.AnswerPrelude
-	if km.AnswerDown && prelude != nil {
-		if r.Screen == nil || r.Screen.Picker == nil {
+	var p *panes.Picker
+	if r.Screen != nil {
+		p = r.Screen.Picker
+	}
+	switch {
+	case km.AnswerDown && prelude != nil:
+		if p == nil {
 			return refuse("the pane does not show the question's picker: answer in the pane")
 		}
-		p := r.Screen.Picker
-		if text, _ := Sanitize(r.Text, provider.MaxReply); text != "" {
-			for i, label := range p.Labels {
-				if i != p.At+p.Down && strings.EqualFold(label, text) {
-					key, n := "Down", i-p.At
-					if n < 0 {
-						key, n = "Up", -n
-					}
-					return Plan{Steps: press(append(slices.Repeat([]string{key}, n), "Enter"))}, nil
-				}
-			}
+		if plan, ok := option(r, p, false); ok {
+			return plan, nil
 		}
 		prelude = append(slices.Repeat([]string{"Down"}, p.Down), prelude...)
+	case km.AnswerDigits && prelude != nil && p != nil && len(p.Labels) <= 9:
+		if plan, ok := option(r, p, true); ok {
+			return plan, nil
+		}
+		prelude = []string{strconv.Itoa(p.At + p.Down + 1)}
 	}
 	return reply(r, prelude, "a question", km, true)
+}
+
+// option is the keys that pick the picker's option whose label is the
+// answer: its digit, or Up or Down to it and Enter.
+func option(r Request, p *panes.Picker, digits bool) (Plan, bool) {
+	text, _ := Sanitize(r.Text, provider.MaxReply)
+	for i, label := range p.Labels {
+		if text == "" || i == p.At+p.Down || !strings.EqualFold(label, text) {
+			continue
+		}
+		if digits {
+			return Plan{Steps: press([]string{strconv.Itoa(i + 1)})}, true
+		}
+		key, n := "Down", i-p.At
+		if n < 0 {
+			key, n = "Up", -n
+		}
+		return Plan{Steps: press(append(slices.Repeat([]string{key}, n), "Enter"))}, true
+	}
+	return Plan{}, false
 }
 
 // reply types text after prelude; to a prompt (wait) the text lands in

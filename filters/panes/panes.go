@@ -85,6 +85,7 @@ type State struct {
 // it, is not a row.
 type Rows struct {
 	Row, Cursor, Target *regexp.Regexp
+	Not                 *regexp.Regexp // no picker is read when a line of it matches (optional)
 	Within              int
 }
 
@@ -219,6 +220,9 @@ func (r *Rows) read(lines []string, res *Result) {
 	var labels []string
 	at, target := -1, -1
 	for i := top; i < end; i++ {
+		if r.Not != nil && r.Not.MatchString(lines[i]) {
+			return
+		}
 		m := r.Row.FindStringSubmatch(lines[i])
 		if m == nil {
 			continue

@@ -15,9 +15,16 @@ import "github.com/agwatch/ag/providers/provider"
 //     still gated: the footer goes back to "? for shortcuts") and "2. No":
 //     there "2" would refuse the plan, so that picker (pane state
 //     "plan-exit") approves with "1".
-//   - question (AskUserQuestion picker): the picker ignores typed text, so
-//     an answer is Escape (cancel to an empty composer), a settle, then the
-//     text + Enter as the next user message.
+//   - question (AskUserQuestion picker), checked on 2.1.197 in make e2e:
+//     a digit picks its option and submits it, so an answer that is an
+//     option's label is that digit; the digit of the last row, "Type
+//     something.", moves there and the row takes typed text, which Enter
+//     submits as the question's own answer ("User answered …: Which
+//     colour? → Teal please"). The picker ignores text typed on any other
+//     row. A multi-select ("[ ]" rows) or several questions (a tab row
+//     ending in "✔ Submit") are not read: there an answer is Escape
+//     (cancel to an empty composer), a settle, then the text + Enter as
+//     the next user message.
 //   - reply on a permission or plan wait: Escape first, so the reply is a
 //     deny-with-feedback.
 //   - reply when finished: NO prelude. Escape at the idle composer clears a
@@ -37,6 +44,7 @@ func (*Provider) Keys() provider.KeyMap {
 		PlanApprove:       []string{"2"},
 		PlanDeny:          []string{"Escape"},
 		AnswerPrelude:     []string{"Escape"},
+		AnswerDigits:      true,
 		PermissionPrelude: []string{"Escape"},
 		PlanPrelude:       []string{"Escape"},
 		FinishedPrelude:   []string{},

@@ -74,6 +74,11 @@ func (*Provider) PaneRules() panes.Rules {
 				Tool:   "AskUserQuestion",
 				// The question is the nearest line above option 1.
 				Text: &panes.Text{From: option1, Within: 30, Up: true, Lines: 1, Skip: rule},
+				// One question, one answer: its numbered rows, the last
+				// "Type something." (a multi-select's "[ ]" rows are no
+				// rows; several questions' tab row reads no picker).
+				Rows: &panes.Rows{Row: re(`^\s*(?:❯\s*)?\d\.\s+([^\[\s].*?)\s*$`), Cursor: re(`^\s*❯`),
+					Target: re(`(?i)\btype something\.?\s*$`), Not: re(`✔\s*Submit\b`), Within: 30},
 			},
 			{
 				Name: "permission", Kind: panes.Wait, Attention: event.AttnPermission,

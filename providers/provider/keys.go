@@ -33,15 +33,23 @@ type KeyMap struct {
 	// Replies type literal text after a prelude. A nil prelude means no
 	// reply is offered in that situation; an empty non-nil one means the
 	// text goes straight in.
-	AnswerPrelude []string // question wait (picker): how to reach a composer
-	// AnswerDown: before AnswerPrelude, Down as many times as the pane,
-	// read at press time, shows rows from the picker's cursor to its own
-	// answer's row (panes.Result.Down); no answer is typed when the pane
-	// does not show that picker.
-	AnswerDown        bool
+	AnswerPrelude     []string // question wait (picker): how to reach a composer
 	PermissionPrelude []string // permission wait: deny-with-feedback
 	PlanPrelude       []string // plan wait: refuse and say what to change
 	FinishedPrelude   []string // done/idle: reply at the composer
+
+	// AnswerDown: before AnswerPrelude, Down as many times as the pane,
+	// read at press time, shows rows from the picker's cursor to its own
+	// answer's row (panes.Result.Picker); no answer is typed when the
+	// pane does not show that picker.
+	AnswerDown bool
+	// AnswerDigits: while the pane shows the question's picker with its
+	// rows numbered (panes.Result.Picker, at most nine rows), the digit
+	// of the picker's own-answer row comes first instead of AnswerPrelude,
+	// and the text goes in there; without that picker, AnswerPrelude.
+	AnswerDigits bool
+	// With either, an answer that is an option's label (any case) picks
+	// that option: its digit, or Up or Down to it and Enter.
 
 	// Paste types a reply's text as one bracketed paste (tmux paste-buffer
 	// -p) rather than a burst of keys: one input event, however busy the

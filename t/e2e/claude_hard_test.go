@@ -113,8 +113,10 @@ func (w *hardWorld) waitToken(p *Pane, token string) {
 
 // TestClaudeQuestion: an AskUserQuestion picker is a question, though
 // Claude's Notification hook reports it as a permission prompt; an answer
-// typed with ag-keys (Escape, the text, Enter) reaches Claude as the next
-// message, and a permission-style approve on the question is refused.
+// typed with ag-keys goes into the picker's "Type something." row and
+// reaches Claude as the question's answer, one that is an option's label
+// picks that option, and a permission-style approve on the question is
+// refused.
 func TestClaudeQuestion(t *testing.T) {
 	t.Parallel()
 	w := newHardWorld(t)
@@ -149,28 +151,34 @@ func TestClaudeQuestion(t *testing.T) {
 	if !strings.Contains(p.Capture(), ClaudeQuestionFooter) {
 		t.Fatal("the refused actions moved the picker")
 	}
+	// Not an option: into "Type something." (its digit, the text, Enter),
+	// the question's own answer; the turn goes on with it.
 	code, k := w.keys(t, "answer", "Green please", "--pane", p.ID, "--token", wt.Token)
-	if code != 0 || k.Status != "sent" || k.Text != `Escape, 150ms, "Green please", 150ms, Enter` {
+	if code != 0 || k.Status != "sent" || k.Text != `3, 150ms, "Green please", 150ms, Enter` {
 		t.Fatalf("answer: exit %d status %q text %q reason %q", code, k.Status, k.Text, k.Reason)
 	}
-	// Escape cancels the picker: a short idle (the transcript's interrupt),
-	// then the answer's own turn.
-	s.WaitFor(t, "working on the answer", 30*time.Second, func(e *event.Event) bool {
-		if e.Status != event.StatusWorking && e.Status != event.StatusIdle && e.Status != event.StatusWaiting {
-			t.Fatalf("after the answer: status %s before working", e.Status)
-		}
-		return e.Status == event.StatusWorking && e.Prompt == "Green please"
-	})
-	s.Expect(t, 30*time.Second, event.StatusDone)
-	p.WaitText(10*time.Second, "FAKE-REPLY: Green please")
-	// The answer reached the model as the user's next message.
-	found := false
-	for _, r := range w.api.Requests() {
-		found = found || r.Tools > 0 && strings.Contains(r.Prompt, "Green please")
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	// Claude's record of the tool's answer, which is what the model gets
+	// (the fake's echo of it is clamped).
+	p.WaitText(10*time.Second, question+" → Green please")
+
+	// An option's label, any case: its digit picks it.
+	const second = "Which shade should the border be?"
+	p.Type("ASK: " + second)
+	w2 := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)[1]
+	p.WaitText(15*time.Second, second, anthropic.AskOptions[1], ClaudeQuestionFooter)
+	if w2.Attention != event.AttnQuestion {
+		w2 = s.WaitFor(t, "waiting on the second question", 10*time.Second, func(e *event.Event) bool {
+			return e.Status == event.StatusWaiting && e.Attention == event.AttnQuestion
+		})
 	}
-	if !found {
-		t.Errorf("no request carried the answer:\n%s", w.api.Log())
+	w.waitToken(p, w2.Token)
+	code, k = w.keys(t, "answer", strings.ToLower(anthropic.AskOptions[1]), "--pane", p.ID, "--token", w2.Token)
+	if code != 0 || k.Status != "sent" || k.Text != "2" {
+		t.Fatalf("answer by label: exit %d status %q text %q reason %q", code, k.Status, k.Text, k.Reason)
 	}
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, second+" → "+anthropic.AskOptions[1])
 	t.Logf("statuses: %s", strings.Join(s.History(), " → "))
 }
 

@@ -1,0 +1,53 @@
+package claude
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/keyplan"
+	"github.com/agwatch/ag/filters/panes"
+	"github.com/agwatch/ag/providers/provider"
+)
+
+// An answer to the AskUserQuestion picker (screens captured from Claude
+// Code 2.1.197): an option's label is its digit; other text goes into
+// "Type something." (its digit, the text, Enter); a multi-select, and a
+// picker whose cursor sits below the options, fall back to Escape and the
+// text as the next message.
+func TestAnswerKeys(t *testing.T) {
+	rules, km := New().PaneRules(), New().Keys()
+	st := event.Event{Kind: event.State, Agent: ID, Session: "s", Status: event.StatusWaiting, Attention: event.AttnQuestion, Tool: "AskUserQuestion", Token: "1.1", T: event.At(time.Now())}
+	const rule = "────────────────────────────────────────\n"
+	below := rule + " ☐ Tests\n\nShould I also add a benchmark?\n\n  1. Yes\n  2. No\n  3. Type something.\n" + rule + "\n❯ 4. Chat about this\n\nEnter to select · ↑/↓ to navigate · Esc to cancel\n"
+	for _, c := range []struct{ screen, text, want string }{
+		{"question-picker.txt", "python", `2`},
+		{"question-picker.txt", "Go", `1`},
+		{"question-picker.txt", "Rust, please", `3, 150ms, "Rust, please", 150ms, Enter`},
+		{"question-picker-2.txt", "Rust", `3, 150ms, "Rust", 150ms, Enter`},
+		{"question-multi.txt", "Tests", `Escape, 150ms, "Tests", 150ms, Enter`},
+		{"", "Yes", `Escape, 150ms, "Yes", 150ms, Enter`},
+	} {
+		screen := below
+		if c.screen != "" {
+			b, err := os.ReadFile(filepath.Join("testdata", "screens", c.screen))
+			if err != nil {
+				t.Fatal(err)
+			}
+			screen = string(b)
+		}
+		sc := panes.Classify(&rules, screen)
+		if sc.Attention != event.AttnQuestion {
+			t.Fatalf("%s: not a question: %+v", c.screen, sc)
+		}
+		p, err := keyplan.Decide(keyplan.Request{State: st, Action: provider.ActAnswer, Text: c.text, Token: "1.1", Screen: &sc}, km)
+		if err != nil {
+			t.Fatalf("%s %q: %v", c.screen, c.text, err)
+		}
+		if got := keyplan.Describe(p); got != c.want {
+			t.Errorf("%s %q: %s\nwant %s", c.screen, c.text, got, c.want)
+		}
+	}
+}
