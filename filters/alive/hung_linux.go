@@ -1,7 +1,6 @@
 package alive
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,29 +34,19 @@ func Hung(pid int, tty string, heard time.Time) bool {
 // ttyNr reads field 7 of /proc/PID/stat, the controlling terminal's device
 // number (0: none).
 func ttyNr(pid int) (int64, bool) {
-	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
+	var buf [512]byte // tty_nr comes within the first 130 bytes or so
+	b, ok := readStat(pid, buf[:])
+	if !ok {
 		return 0, false
 	}
-	var buf [512]byte
-	n, err := syscall.Read(fd, buf[:])
-	syscall.Close(fd)
-	if err != nil || n <= 0 {
-		return 0, false
-	}
-	return parseTTYNr(buf[:n])
+	return parseTTYNr(b)
 }
 
-// parseTTYNr reads tty_nr from a /proc/PID/stat line; comm (field 2) may
-// hold spaces and parens, so the fields are counted from the last ')'.
+// parseTTYNr reads tty_nr from a /proc/PID/stat line.
 func parseTTYNr(b []byte) (int64, bool) {
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := bytes.Fields(b[i+1:])
-	const ttyField = 7 - 3 // fields after comm start at field 3
-	if len(f) <= ttyField {
+	f, ok := statFields(b)
+	const ttyField = 7 - 3 // statFields starts at field 3
+	if !ok || len(f) <= ttyField {
 		return 0, false
 	}
 	nr, err := strconv.ParseInt(string(f[ttyField]), 10, 64)

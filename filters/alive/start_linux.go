@@ -19,29 +19,47 @@ const clockTicks = 100
 // finds it (tmux reaps an exited pane's process late: OpenCode with a
 // plugin loaded stayed a zombie for 40 s and more).
 func Stat(pid int) (start time.Time, zombie, ok bool) {
-	// open, one read, close: this runs every --check for every session,
-	// and os.ReadFile would add a poller registration and an fstat.
+	var buf [1024]byte // the fields up to starttime come well within it
+	b, ok := readStat(pid, buf[:])
+	if !ok {
+		return time.Time{}, false, false
+	}
+	return ParseStat(b)
+}
+
+// readStat reads /proc/PID/stat into buf: open, one read, close (this
+// runs every --check for every session, and os.ReadFile would add a
+// poller registration and an fstat).
+func readStat(pid int, buf []byte) ([]byte, bool) {
 	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return time.Time{}, false, false
+		return nil, false
 	}
-	var buf [1024]byte // the fields up to starttime come well within it
-	n, err := syscall.Read(fd, buf[:])
+	n, err := syscall.Read(fd, buf)
 	syscall.Close(fd)
 	if err != nil || n <= 0 {
-		return time.Time{}, false, false
+		return nil, false
 	}
-	return ParseStat(buf[:n])
+	return buf[:n], true
+}
+
+// statFields are the fields of a /proc/PID/stat line after comm (field
+// 2), which may hold spaces and parens: counted from the last ')'. The
+// first is field 3, the state.
+func statFields(b []byte) ([][]byte, bool) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil, false
+	}
+	return bytes.Fields(b[i+1:]), true
 }
 
 // ParseStat reads a /proc/PID/stat line (see Stat).
 func ParseStat(b []byte) (start time.Time, zombie, ok bool) {
-	// comm (field 2) may hold spaces and parens: count from the last ')'.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
+	fields, ok := statFields(b)
+	if !ok {
 		return time.Time{}, false, false
 	}
-	fields := bytes.Fields(b[i+1:])
 	const starttime = 22 - 3 // fields after comm start at field 3
 	if len(fields) <= starttime {
 		return time.Time{}, false, false

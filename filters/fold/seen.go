@@ -27,7 +27,7 @@ func newSeen(n int) seen {
 
 // add reports whether id is new, and remembers it, forgetting the oldest.
 func (s *seen) add(id string) bool {
-	h := maphash.String(s.seed, id) | 1 // 0 marks an empty slot
+	h := s.hash(id)
 	if s.find(h) >= 0 {
 		return false
 	}
@@ -45,6 +45,9 @@ func (s *seen) add(id string) bool {
 	s.n++
 	return true
 }
+
+// hash is id's key in the table; 0 marks an empty slot, so never 0.
+func (s *seen) hash(id string) uint64 { return maphash.String(s.seed, id) | 1 }
 
 // find returns h's slot, or -1.
 func (s *seen) find(h uint64) int {

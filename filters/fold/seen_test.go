@@ -33,18 +33,11 @@ func TestSeenMatchesModel(t *testing.T) {
 			}
 		}
 		for _, id := range order { // every one still found where it is
-			if s.find(hashOf(&s, id)) < 0 {
+			if s.find(s.hash(id)) < 0 {
 				t.Errorf("n=%d: %s lost from the table", n, id)
 			}
 		}
 	}
-}
-
-func hashOf(s *seen, id string) uint64 {
-	h := newSeen(1)
-	h.seed = s.seed
-	h.add(id)
-	return h.ring[0]
 }
 
 // BenchmarkSeen adds ids as a replay does: mostly new, some again.

@@ -241,7 +241,7 @@ func answer(r Request, km provider.KeyMap) (Plan, error) {
 		p = r.Screen.Picker
 	}
 	switch {
-	case km.AnswerDown && prelude != nil:
+	case km.AnswerRow == provider.RowsByDown && prelude != nil:
 		if p == nil {
 			return refuse("the pane does not show the question's picker: answer in the pane")
 		}
@@ -249,7 +249,7 @@ func answer(r Request, km provider.KeyMap) (Plan, error) {
 			return plan, nil
 		}
 		prelude = append(slices.Repeat([]string{"Down"}, p.Down), prelude...)
-	case km.AnswerDigits && prelude != nil && p != nil && len(p.Labels) <= 9:
+	case km.AnswerRow == provider.RowsByDigit && prelude != nil && p != nil && len(p.Labels) <= 9:
 		if plan, ok := option(r, p, true); ok {
 			return plan, nil
 		}

@@ -44,7 +44,7 @@ func (*Provider) Keys() provider.KeyMap {
 		PlanApprove:       []string{"2"},
 		PlanDeny:          []string{"Escape"},
 		AnswerPrelude:     []string{"Escape"},
-		AnswerDigits:      true,
+		AnswerRow:         provider.RowsByDigit,
 		PermissionPrelude: []string{"Escape"},
 		PlanPrelude:       []string{"Escape"},
 		FinishedPrelude:   []string{},

@@ -115,7 +115,7 @@ func (*Provider) Keys() provider.KeyMap {
 		// The ask picker's own answer: Down to "Other (type your own)"
 		// (counted on the pane), Enter opens its input, the text, Enter
 		// once the input shows it.
-		AnswerDown:    true,
+		AnswerRow:     provider.RowsByDown,
 		AnswerPrelude: []string{"Enter"},
 		Input:         []string{paneCustom},
 		UnsafeReply: func(text string) string {

@@ -38,18 +38,13 @@ type KeyMap struct {
 	PlanPrelude       []string // plan wait: refuse and say what to change
 	FinishedPrelude   []string // done/idle: reply at the composer
 
-	// AnswerDown: before AnswerPrelude, Down as many times as the pane,
-	// read at press time, shows rows from the picker's cursor to its own
-	// answer's row (panes.Result.Picker); no answer is typed when the
-	// pane does not show that picker.
-	AnswerDown bool
-	// AnswerDigits: while the pane shows the question's picker with its
-	// rows numbered (panes.Result.Picker, at most nine rows), the digit
-	// of the picker's own-answer row comes first instead of AnswerPrelude,
-	// and the text goes in there; without that picker, AnswerPrelude.
-	AnswerDigits bool
-	// With either, an answer that is an option's label (any case) picks
-	// that option: its digit, or Up or Down to it and Enter.
+	// AnswerRow says how an answer reaches the own-answer row of the
+	// question's picker, read from the pane at press time
+	// (panes.Result.Picker); "" means it does not, and AnswerPrelude
+	// leads as for any reply. Either way an answer that is an option's
+	// label (any case) picks that option instead: its digit, or Up or
+	// Down to it and Enter.
+	AnswerRow RowKeys
 
 	// Paste types a reply's text as one bracketed paste (tmux paste-buffer
 	// -p) rather than a burst of keys: one input event, however busy the
@@ -89,6 +84,19 @@ type KeyMap struct {
 	// sanitised text before any defuse. Nil means nothing is refused.
 	UnsafeReply func(text string) string
 }
+
+// RowKeys are how a picker's rows are reached.
+type RowKeys string
+
+const (
+	// RowsByDown: Down from the cursor as many rows as the pane shows,
+	// then AnswerPrelude (omp's "Other (type your own)", reached only so);
+	// no answer is typed when the pane shows no such picker.
+	RowsByDown RowKeys = "down"
+	// RowsByDigit: the row's digit, for at most nine rows (Claude's
+	// "Type something."); without such a picker, AnswerPrelude alone.
+	RowsByDigit RowKeys = "digit"
+)
 
 // PaneChosen reports whether some picker's approve keys come from Screens
 // alone: the action is offered, and typed only once the pane, read at
