@@ -42,7 +42,13 @@ func TestHungAfterTerminalCloses(t *testing.T) {
 	pts.Close()
 	heard := time.Now()
 	pid := cmd.Process.Pid
-	waitFor(t, "the child on its terminal", func() bool { nr, ok := ttyNr(pid); return ok && nr != 0 })
+	// Once it runs sleep, the shell has set SIGHUP ignored (an ignored
+	// signal stays so across exec); a hang-up before that kills it.
+	waitFor(t, "the child on its terminal, running sleep", func() bool {
+		comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+		nr, ok := ttyNr(pid)
+		return ok && nr != 0 && string(comm) == "sleep\n"
+	})
 	if Hung(pid, tty, heard) {
 		t.Fatalf("a process on its open terminal reported hung")
 	}
