@@ -97,9 +97,14 @@ func Install(t testing.TB, pkg NPMPackage) string {
 	if pkg.Save {
 		save = "--save-exact"
 	}
-	args := []string{"install", "--prefix", tmp, "--no-audit", "--no-fund", save, pkg.Name + "@" + pkg.Version}
+	// npm's own cache would keep a second copy of every tarball in
+	// ~/.npm (1.1 GB for the seven agents): the cache folder already
+	// keeps the installs, so npm gets a throwaway one inside tmp.
+	npmCache := filepath.Join(tmp, ".npm")
+	args := []string{"install", "--prefix", tmp, "--cache", npmCache, "--no-audit", "--no-fund", save, pkg.Name + "@" + pkg.Version}
 	cmd := exec.CommandContext(ctx, npm, append(args, pkg.Also...)...)
 	out, err := cmd.CombinedOutput()
+	os.RemoveAll(npmCache)
 	if err != nil {
 		t.Fatalf("npm install %s@%s failed: %v\n%s", pkg.Name, pkg.Version, err, out)
 	}
