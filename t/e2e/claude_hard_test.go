@@ -52,9 +52,7 @@ func newHardWorld(t *testing.T) *hardWorld {
 	h.ClaudeConfig()
 	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "claude")
 	w.tm = h.StartTmux()
-	both := `ag-tail --follow & a=$!; ag-detect --watch --all --panes --interval 300ms -S "$1" & d=$!; ` +
-		`trap 'kill $a $d' TERM INT; wait`
-	w.pl = h.StartPipeline([]string{"/bin/sh", "-c", both, "sh", w.tm.Socket}, []string{"ag-fold"})
+	w.pl = h.StartPipeline(TailAndDetect(w.tm), []string{"ag-fold"})
 	return w
 }
 

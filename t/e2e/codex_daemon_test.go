@@ -45,11 +45,8 @@ func TestCodexDaemon(t *testing.T) {
 		t.Errorf("ag-hook status after trusting every handler: %q", st)
 	}
 	tm := h.StartTmux()
-	// The login pipeline with detection: ag-tail and ag-detect into one
-	// ag-fold, as `{ ag-tail --follow & ag-detect --watch …; } | ag-fold`.
-	both := `ag-tail --follow & a=$!; ag-detect --watch --all --panes --interval 300ms -S "$1" & d=$!; ` +
-		`trap 'kill $a $d' TERM INT; wait`
-	pl := h.StartPipeline([]string{"/bin/sh", "-c", both, "sh", tm.Socket}, []string{"ag-fold"})
+	// The login pipeline with detection.
+	pl := h.StartPipeline(TailAndDetect(tm), []string{"ag-fold"})
 
 	// The first TUI installs and starts the server (seconds); a prompt
 	// typed before the model line shows up is lost.

@@ -56,6 +56,15 @@ func newCodexWorld(t *testing.T, name string, opts openai.Options) (*loginWorld,
 	return w, api
 }
 
+// TailAndDetect is a pipeline's first stage that runs ag-tail and
+// ag-detect (reading tm's panes every 300 ms) into one stream, as
+// `{ ag-tail --follow & ag-detect --watch --all --panes; } | ag-fold`.
+func TailAndDetect(tm *Tmux) []string {
+	both := `ag-tail --follow & a=$!; ag-detect --watch --all --panes --interval 300ms -S "$1" & d=$!; ` +
+		`trap 'kill $a $d' TERM INT; wait`
+	return []string{"/bin/sh", "-c", both, "sh", tm.Socket}
+}
+
 func (w *loginWorld) start(agent string, pane func() *Pane) {
 	w.h.T.Helper()
 	w.h.Run(30*time.Second, Bin(w.h.T, "ag-hook"), "install", "--agent", agent)

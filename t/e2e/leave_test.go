@@ -1,0 +1,148 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/claude"
+	"github.com/agwatch/ag/providers/codex"
+	"github.com/agwatch/ag/providers/copilot"
+	"github.com/agwatch/ag/providers/omp"
+	"github.com/agwatch/ag/providers/opencode"
+	"github.com/agwatch/ag/providers/pi"
+	"github.com/agwatch/ag/t/fakeapi/chat"
+	"github.com/agwatch/ag/t/fakeapi/openai"
+)
+
+// leaver is one agent CLI set up for TestLeaveMidTurn: its harness with
+// the fake API and config in place, how a pane of it starts and takes a
+// prompt, and the keys that interrupt it at work.
+type leaver struct {
+	agent     string
+	interrupt []string // tmux key names; "" is a pause of 300 ms
+	setup     func(t *testing.T) (h *Harness, start func(tm *Tmux, name string) *Pane)
+	prompt    func(p *Pane, text string) // nil: Pane.Type
+	// panes adds `ag-detect --watch --all --panes` to the pipeline: Claude
+	// writes nothing when Escape comes before its first output (the fake
+	// model's SLOW holds the reply before any), only its pane says so.
+	panes bool
+}
+
+var leavers = []leaver{
+	{agent: claude.ID, interrupt: []string{"Escape"}, panes: true, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+		bin := Install(t, Claude)
+		h := New(t)
+		h.FakeAnthropic()
+		h.ClaudeConfig()
+		return h, func(tm *Tmux, name string) *Pane { return h.StartClaude(tm, name, bin) }
+	}},
+	{agent: codex.ID, interrupt: []string{"Escape"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+		bin := Install(t, Codex)
+		h := New(t)
+		h.CodexConfig(bin, h.FakeOpenAI(openai.Options{}))
+		return h, func(tm *Tmux, name string) *Pane { return h.StartCodex(tm, name, bin) }
+	}},
+	// OpenCode's first Escape at work asks for a second ("esc again to
+	// interrupt").
+	{agent: opencode.ID, interrupt: []string{"Escape", "", "Escape"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+		bin := Install(t, OpenCode)
+		h := New(t)
+		h.OpenCodeConfig(h.FakeChat(chat.Options{}))
+		return h, func(tm *Tmux, name string) *Pane { return h.StartOpenCode(tm, name, bin, 0) }
+	}},
+	{agent: pi.ID, interrupt: []string{"Escape"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+		bin := Install(t, Pi)
+		h := New(t)
+		h.PiConfig(h.FakeChat(chat.Options{}))
+		return h, func(tm *Tmux, name string) *Pane { return h.StartPi(tm, name, bin) }
+	}},
+	{agent: omp.ID, interrupt: []string{"Escape"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+		bin := Install(t, Omp)
+		h := New(t)
+		h.OmpConfig(h.FakeChat(chat.Options{}), bin)
+		return h, func(tm *Tmux, name string) *Pane { return h.StartOmp(tm, name, bin) }
+	}},
+	// Copilot's first Escape at work does nothing (TestCopilot).
+	{agent: copilot.ID, interrupt: []string{"Escape", "", "Escape"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+		bin := Install(t, Copilot)
+		h := New(t)
+		h.CopilotConfig(t, h.FakeChat(chat.Options{}), true)
+		return h, func(tm *Tmux, name string) *Pane { return h.StartCopilot(tm, name, bin) }
+	}, prompt: func(p *Pane, text string) {
+		p.WaitText(30*time.Second, CopilotIdle)
+		time.Sleep(time.Second) // keys sent sooner are lost
+		p.Type(text)
+	}},
+}
+
+// TestLeaveMidTurn: the two ways a user leaves an agent in the middle of
+// a turn, for each agent CLI that runs here (Gemini's are in
+// TestGeminiLifecycle), through the login pipeline alone (`ag-tail
+// --follow | ag-fold`, no pane detection):
+//
+//   - the agent's own interrupt key while the model's reply is still
+//     coming: the session stops working at once, not when the reply would
+//     have ended, and stays stopped;
+//   - the pane closed (tmux kill-pane) while the session works: gone.
+func TestLeaveMidTurn(t *testing.T) {
+	for _, a := range leavers {
+		t.Run(a.agent, func(t *testing.T) {
+			t.Parallel()
+			h, start := a.setup(t)
+			h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", a.agent)
+			tm := h.StartTmux()
+			first := []string{"ag-tail", "--follow"}
+			if a.panes {
+				first = TailAndDetect(tm)
+			}
+			pl := h.StartPipeline(first, []string{"ag-fold"})
+			prompt := func(p *Pane, text string) {
+				if a.prompt != nil {
+					a.prompt(p, text)
+					return
+				}
+				p.Type(text)
+			}
+
+			t.Log("-- interrupted at work: working → not working within seconds, long before the reply's end")
+			p := start(tm, "interrupted")
+			s := pl.Out.Session(a.agent, "")
+			prompt(p, "think a while SLOW:40s")
+			s.WaitFor(t, "working", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWorking })
+			time.Sleep(2 * time.Second) // the reply under way
+			t0 := time.Now()
+			for _, k := range a.interrupt {
+				if k == "" {
+					time.Sleep(300 * time.Millisecond)
+					continue
+				}
+				p.Keys(k)
+			}
+			e := s.WaitFor(t, "no longer working after the interrupt", 20*time.Second, func(e *event.Event) bool { return e.Status != event.StatusWorking })
+			t.Logf("%s after %s (reason %q)", e.Status, time.Since(t0).Round(time.Millisecond), e.Reason)
+			if e.Status == event.StatusWaiting || e.Status == event.StatusGone {
+				t.Errorf("after the interrupt: %s, want the session stopped at its prompt", e.Status)
+			}
+			settled(t, h, p, s.ID, e.Status)
+
+			t.Log("-- the pane closed at work: gone")
+			q := start(tm, "closed")
+			prompt(q, "think a while SLOW:40s")
+			// Working, with the process its hook or plugin reported (a
+			// transcript line can come first, and says none).
+			w := pl.Out.Await(t, "working in the pane to close", 60*time.Second, func(e *event.Event) bool {
+				return e.Kind == event.State && e.Agent == a.agent && e.Session != s.ID && e.Status == event.StatusWorking && e.PID != 0
+			})
+			sq := pl.Out.Session(a.agent, w.Session)
+			sq.Last = w
+			t0 = time.Now()
+			tm.Run("kill-pane", "-t", q.ID)
+			g := sq.WaitFor(t, "gone after its pane closed", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusGone })
+			t.Logf("closed pane: %s after %s (reason %q)", strings.Join(sq.History(), " → "), time.Since(t0).Round(time.Millisecond), g.Reason)
+		})
+	}
+}
