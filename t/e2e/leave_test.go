@@ -26,6 +26,7 @@ type leaver struct {
 	interrupt []string // tmux key names; "" is a pause of 300 ms
 	setup     func(t *testing.T) (h *Harness, start func(tm *Tmux, name string) *Pane)
 	prompt    func(p *Pane, text string) // nil: Pane.Type
+	quit      []string                   // how a user quits at the prompt (see keys)
 	// panes adds `ag-detect --watch --all --panes` to the pipeline: Claude
 	// writes nothing when Escape comes before its first output (the fake
 	// model's SLOW holds the reply before any), only its pane says so.
@@ -33,14 +34,14 @@ type leaver struct {
 }
 
 var leavers = []leaver{
-	{agent: claude.ID, interrupt: []string{"Escape"}, panes: true, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: claude.ID, interrupt: []string{"Escape"}, quit: []string{"C-c", "", "C-c"}, panes: true, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
 		bin := Install(t, Claude)
 		h := New(t)
 		h.FakeAnthropic()
 		h.ClaudeConfig()
 		return h, func(tm *Tmux, name string) *Pane { return h.StartClaude(tm, name, bin) }
 	}},
-	{agent: codex.ID, interrupt: []string{"Escape"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: codex.ID, interrupt: []string{"Escape"}, quit: []string{"C-c", "", "C-c"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
 		bin := Install(t, Codex)
 		h := New(t)
 		h.CodexConfig(bin, h.FakeOpenAI(openai.Options{}))
@@ -48,26 +49,27 @@ var leavers = []leaver{
 	}},
 	// OpenCode's first Escape at work asks for a second ("esc again to
 	// interrupt").
-	{agent: opencode.ID, interrupt: []string{"Escape", "", "Escape"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: opencode.ID, interrupt: []string{"Escape", "", "Escape"}, quit: []string{"/exit"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
 		bin := Install(t, OpenCode)
 		h := New(t)
 		h.OpenCodeConfig(h.FakeChat(chat.Options{}))
 		return h, func(tm *Tmux, name string) *Pane { return h.StartOpenCode(tm, name, bin, 0) }
 	}},
-	{agent: pi.ID, interrupt: []string{"Escape"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: pi.ID, interrupt: []string{"Escape"}, quit: []string{"/quit"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
 		bin := Install(t, Pi)
 		h := New(t)
 		h.PiConfig(h.FakeChat(chat.Options{}))
 		return h, func(tm *Tmux, name string) *Pane { return h.StartPi(tm, name, bin) }
 	}},
-	{agent: omp.ID, interrupt: []string{"Escape"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: omp.ID, interrupt: []string{"Escape"}, quit: []string{"/exit"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
 		bin := Install(t, Omp)
 		h := New(t)
 		h.OmpConfig(h.FakeChat(chat.Options{}), bin)
 		return h, func(tm *Tmux, name string) *Pane { return h.StartOmp(tm, name, bin) }
 	}},
-	// Copilot's first Escape at work does nothing (TestCopilot).
-	{agent: copilot.ID, interrupt: []string{"Escape", "", "Escape"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	// Copilot's first Escape at work does nothing (TestCopilot), and the
+	// second may put the prompt back in the composer: cleared to quit.
+	{agent: copilot.ID, interrupt: []string{"Escape", "", "Escape"}, quit: []string{"C-u", "", "/exit"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
 		bin := Install(t, Copilot)
 		h := New(t)
 		h.CopilotConfig(t, h.FakeChat(chat.Options{}), true)
@@ -79,14 +81,30 @@ var leavers = []leaver{
 	}},
 }
 
-// TestLeaveMidTurn: the two ways a user leaves an agent in the middle of
-// a turn, for each agent CLI that runs here (Gemini's are in
-// TestGeminiLifecycle), through the login pipeline alone (`ag-tail
-// --follow | ag-fold`, no pane detection):
+// keys presses tmux keys in p: "" is a pause of 300 ms, and a slash
+// command is typed and entered.
+func keys(p *Pane, ks []string) {
+	for _, k := range ks {
+		switch {
+		case k == "":
+			time.Sleep(300 * time.Millisecond)
+		case strings.HasPrefix(k, "/"):
+			p.Type(k)
+		default:
+			p.Keys(k)
+		}
+	}
+}
+
+// TestLeaveMidTurn: the ways a user leaves an agent, for each agent CLI
+// that runs here (Gemini's are in TestGeminiLifecycle), through the login
+// pipeline alone (`ag-tail --follow | ag-fold`; Claude's with ag-detect):
 //
 //   - the agent's own interrupt key while the model's reply is still
 //     coming: the session stops working at once, not when the reply would
 //     have ended, and stays stopped;
+//   - quitting at the prompt the way its users do (Ctrl+C twice, /exit,
+//     /quit): gone;
 //   - the pane closed (tmux kill-pane) while the session works: gone.
 func TestLeaveMidTurn(t *testing.T) {
 	for _, a := range leavers {
@@ -115,19 +133,20 @@ func TestLeaveMidTurn(t *testing.T) {
 			s.WaitFor(t, "working", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWorking })
 			time.Sleep(2 * time.Second) // the reply under way
 			t0 := time.Now()
-			for _, k := range a.interrupt {
-				if k == "" {
-					time.Sleep(300 * time.Millisecond)
-					continue
-				}
-				p.Keys(k)
-			}
+			keys(p, a.interrupt)
 			e := s.WaitFor(t, "no longer working after the interrupt", 20*time.Second, func(e *event.Event) bool { return e.Status != event.StatusWorking })
 			t.Logf("%s after %s (reason %q)", e.Status, time.Since(t0).Round(time.Millisecond), e.Reason)
 			if e.Status == event.StatusWaiting || e.Status == event.StatusGone {
 				t.Errorf("after the interrupt: %s, want the session stopped at its prompt", e.Status)
 			}
 			settled(t, h, p, s.ID, e.Status)
+
+			t.Logf("-- quit at the prompt (%s): gone", strings.Join(a.quit, " "))
+			time.Sleep(time.Second)
+			t0 = time.Now()
+			keys(p, a.quit)
+			g := s.WaitFor(t, "gone after quitting", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusGone })
+			t.Logf("quit: gone after %s (reason %q)", time.Since(t0).Round(time.Millisecond), g.Reason)
 
 			t.Log("-- the pane closed at work: gone")
 			q := start(tm, "closed")
@@ -141,7 +160,7 @@ func TestLeaveMidTurn(t *testing.T) {
 			sq.Last = w
 			t0 = time.Now()
 			tm.Run("kill-pane", "-t", q.ID)
-			g := sq.WaitFor(t, "gone after its pane closed", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusGone })
+			g = sq.WaitFor(t, "gone after its pane closed", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusGone })
 			t.Logf("closed pane: %s after %s (reason %q)", strings.Join(sq.History(), " → "), time.Since(t0).Round(time.Millisecond), g.Reason)
 		})
 	}

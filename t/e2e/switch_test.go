@@ -12,25 +12,28 @@ import (
 )
 
 // switchers are the agents whose TUI starts a new session in place with a
-// command (Claude's /clear, Gemini's, Pi's and omp's /new have their own
-// tests): the command, and what the pane shows once the new session
-// takes prompts.
+// command, and goes back to an older one from a picker (Claude's /clear
+// and /resume, Gemini's, Pi's and omp's /new have their own tests): the
+// commands, and what the pane shows once the new session takes prompts.
 var switchers = []struct {
 	agent, command, ready string
-	// many: the process hosts every session it made (OpenCode's server,
-	// where /sessions picks the old one again): the old one stays, done.
+	resume                string // opens the picker, newest first: Down, Enter is the one before
+	// many: the process hosts every session it made (OpenCode's server):
+	// the one left stays, done, in the same process.
 	many bool
 }{
-	{agent: "codex", command: "/new", ready: CodexIdle},
-	{agent: "opencode", command: "/new", ready: OpenCodeReady, many: true},
-	{agent: "copilot", command: "/clear", ready: CopilotIdle},
+	{agent: "codex", command: "/new", ready: CodexIdle, resume: "/resume"},
+	{agent: "opencode", command: "/new", ready: OpenCodeReady, resume: "/sessions", many: true},
+	{agent: "copilot", command: "/clear", ready: CopilotIdle, resume: "/resume"},
 }
 
-// TestNewSessionInPlace: a session done in a pane, the agent's command for
-// a new session typed there, and a prompt: the new session works and is
-// done in the same pane, which shows it; the old one is gone, or, where
-// the process still hosts it, done in the same process.
-func TestNewSessionInPlace(t *testing.T) {
+// TestSwitchSessionInPlace: a session done in a pane, the agent's command
+// for a new session, a prompt — the new session works and is done in the
+// same pane, which shows it — and then the picker back to the first
+// session and a prompt: the first works again in the pane, which shows it.
+// Each time the session left is gone, or, where the process still hosts
+// it, done in that process.
+func TestSwitchSessionInPlace(t *testing.T) {
 	for _, sw := range switchers {
 		var a leaver
 		for _, l := range leavers {
@@ -52,6 +55,31 @@ func TestNewSessionInPlace(t *testing.T) {
 				p.Type(text)
 			}
 			p := start(tm, "switch")
+			// left checks, once the states settled, that the pane shows
+			// session on and that the session left is gone or, where
+			// the process hosts many, done in on's process.
+			left := func(what string, on *Session, left string) {
+				t.Helper()
+				time.Sleep(3 * time.Second)
+				states := h.WaitState(10*time.Second, func([]event.Event) bool { return true }, "the state file")
+				var lines []string
+				for _, st := range states {
+					lines = append(lines, st.Session+" "+st.Status+" pane "+st.Pane+" reason "+st.Reason)
+					switch {
+					case st.Session != left:
+					case sw.many && (st.Status != event.StatusDone || st.PID != on.Last.PID):
+						t.Errorf("after %s the session left, %s, is %s (pid %d); want done in the same process (%d)", what, left, st.Status, st.PID, on.Last.PID)
+					case !sw.many && st.Status != event.StatusGone:
+						t.Errorf("after %s the session left, %s, is still %s; want gone", what, left, st.Status)
+					}
+				}
+				many := func(agent string) bool { return sw.many && agent == a.agent }
+				if st, _ := state.ForPaneOf(states, p.ID, many); st.Session != on.ID {
+					t.Errorf("after %s the pane shows session %s (%s); want %s", what, st.Session, st.Status, on.ID)
+				}
+				t.Logf("states after %s:\n%s", what, strings.Join(lines, "\n"))
+			}
+
 			s := pl.Out.Session(a.agent, "")
 			prompt(p, "first session SLOW:1s")
 			s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
@@ -70,24 +98,23 @@ func TestNewSessionInPlace(t *testing.T) {
 			// still be ahead of the watcher.)
 			s2 := pl.Out.Session(a.agent, w.Session)
 			s2.WaitFor(t, "done", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
-			time.Sleep(3 * time.Second)
-			states := h.WaitState(10*time.Second, func([]event.Event) bool { return true }, "the state file")
-			var lines []string
-			for _, st := range states {
-				lines = append(lines, st.Session+" "+st.Status+" pane "+st.Pane+" reason "+st.Reason)
-				switch {
-				case st.Session != s.ID:
-				case sw.many && (st.Status != event.StatusDone || st.PID != s2.Last.PID):
-					t.Errorf("the old session %s is %s (pid %d) after %s; want done in the same process (%d)", s.ID, st.Status, st.PID, sw.command, s2.Last.PID)
-				case !sw.many && st.Status != event.StatusGone:
-					t.Errorf("the old session %s is still %s after %s; want gone", s.ID, st.Status, sw.command)
-				}
-			}
-			many := func(agent string) bool { return sw.many && agent == a.agent }
-			if st, _ := state.ForPaneOf(states, p.ID, many); st.Session != s2.ID {
-				t.Errorf("the pane shows session %s (%s); want the new one, %s", st.Session, st.Status, s2.ID)
-			}
-			t.Logf("states after %s:\n%s\nold: %s", sw.command, strings.Join(lines, "\n"), strings.Join(s.History(), " → "))
+			p.WaitText(30*time.Second, "FAKE-REPLY: second session")
+			left(sw.command, s2, s.ID)
+
+			t.Logf("-- %s, Down, Enter, then a prompt: the first session again", sw.resume)
+			time.Sleep(time.Second)
+			p.Type(sw.resume)
+			time.Sleep(2 * time.Second)
+			p.Keys("Down")
+			time.Sleep(time.Second)
+			p.Keys("Enter")
+			p.WaitText(30*time.Second, "first session", sw.ready)
+			time.Sleep(2 * time.Second)
+			prompt(p, "the first again SLOW:1s")
+			s.WaitFor(t, "working again", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWorking })
+			s.WaitFor(t, "done again", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
+			left(sw.resume, s, s2.ID)
+			t.Logf("first: %s; second: %s", strings.Join(s.History(), " → "), strings.Join(s2.History(), " → "))
 		})
 	}
 }
