@@ -35,6 +35,29 @@ func (f *Folder) meta(s *session, e *event.Event) {
 }
 
 func (f *Folder) fold(s *session, e *event.Event) {
+	gone := s.st.Status == event.StatusGone
+	f.rules(s, e)
+	if gone && s.st.Status != event.StatusGone && e.PID == 0 && e.Pane == "" {
+		s.unplace()
+	}
+}
+
+// unplace forgets where a session ran: it is back from gone on news that
+// names no process (its transcript, resumed in another pane), and the
+// process it had is the one that went, or moved on to another session.
+// Kept, its pid would be found dead at the next check and the session gone
+// again, and its pane would claim the session for a pane that runs
+// something else; the next event that names a process (a hook, ag-detect)
+// says where it runs now.
+func (s *session) unplace() {
+	st := &s.st
+	if st.PID != 0 || st.Pane != "" || st.TTY != "" {
+		st.PID, st.Pane, st.TTY, s.pidSeen, s.dirty = 0, "", "", time.Time{}, true
+	}
+}
+
+// rules moves the session's state on e.
+func (f *Folder) rules(s *session, e *event.Event) {
 	s.cause = e.ID
 	s.rev++ // what the fold knows of it changes, seen or not
 	was := s.st.PID

@@ -160,6 +160,48 @@ func TestGoneKeptThenDropped(t *testing.T) {
 	}
 }
 
+// TestBackFromGoneUnplaced: a session quit in one pane and resumed in
+// another (Codex's `resume --last`: its rollout's turn.start comes before
+// the new process's hooks) is working at once, but not in the pane or
+// process it left; the next event that names them places it. News that
+// names its process places it at once, and news that does not revive it
+// keeps where it was.
+func TestBackFromGoneUnplaced(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		end  *event.Event
+	}{
+		{"ended by its hook", ev(event.SessionEnd, hook, 2, pid(100), pane("%1"), tty("/dev/pts/1"), reason("other"))},
+		{"its process gone", ev(event.ProcDown, event.SrcFold, 2, pid(100))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFolder(t)
+			f.apply(ev(event.TurnStart, hook, 1, pid(100), pane("%1"), tty("/dev/pts/1")), c.end)
+			f.apply(ev(event.Meter, log, 3, toks(1, 1))) // the transcript's last lines, read late
+			if s := f.state(); s.Status != "gone" || s.Pane != "%1" || s.PID != 100 {
+				t.Fatalf("gone: %s in %q pid %d, want gone in %%1, pid 100", s.Status, s.Pane, s.PID)
+			}
+			f.apply(ev(event.TurnStart, log, 10, run("p2")))
+			if s := f.state(); s.Status != "working" || s.Pane != "" || s.PID != 0 || s.TTY != "" {
+				t.Fatalf("resumed, seen in its transcript: %s in %q pid %d tty %q; want working, nowhere", s.Status, s.Pane, s.PID, s.TTY)
+			}
+			if p := f.Procs(); len(p) != 0 {
+				t.Errorf("the process that went is still checked: %+v", p)
+			}
+			f.apply(ev(event.TurnStart, hook, 10.1, run("p2"), pid(200), pane("%2")))
+			if s := f.state(); s.Status != "working" || s.Pane != "%2" || s.PID != 200 {
+				t.Errorf("its hook: %s in %q pid %d, want working in %%2, pid 200", s.Status, s.Pane, s.PID)
+			}
+		})
+	}
+	f := newFolder(t)
+	f.apply(ev(event.TurnStart, hook, 1, pid(100), pane("%1")), ev(event.SessionEnd, hook, 2, pid(100), pane("%1")))
+	f.apply(ev(event.SessionStart, hook, 10, pid(300), pane("%3"), text("resume")))
+	if s := f.state(); s.Status != "idle" || s.Pane != "%3" || s.PID != 300 {
+		t.Errorf("resumed, its hook first: %s in %q pid %d, want idle in %%3, pid 300", s.Status, s.Pane, s.PID)
+	}
+}
+
 func TestRestore(t *testing.T) {
 	f := newFolder(t)
 	f.apply(ev(event.TurnStart, hook, 1, run("p1")), ev(event.Wait, hook, 2, attn("plan"), tool("ExitPlanMode", "")),

@@ -93,11 +93,11 @@ func (h *Harness) ClaudeConfig(dirs ...string) {
 	})
 }
 
-// StartClaude runs the claude command bin in a new pane in the project
+// StartClaude runs the claude command bin (with args) in a new pane in the project
 // folder and waits for its idle composer.
-func (h *Harness) StartClaude(tm *Tmux, name, bin string) *Pane {
+func (h *Harness) StartClaude(tm *Tmux, name, bin string, args ...string) *Pane {
 	h.T.Helper()
-	p := tm.NewPane(name, h.Project, nil, bin)
+	p := tm.NewPane(name, h.Project, nil, append([]string{bin}, args...)...)
 	p.WaitText(60*time.Second, ClaudeIdle)
 	return p
 }

@@ -24,9 +24,10 @@ import (
 type leaver struct {
 	agent     string
 	interrupt []string // tmux key names; "" is a pause of 300 ms
-	setup     func(t *testing.T) (h *Harness, start func(tm *Tmux, name string) *Pane)
+	setup     func(t *testing.T) (h *Harness, start func(tm *Tmux, name string, args ...string) *Pane)
 	prompt    func(p *Pane, text string) // nil: Pane.Type
 	quit      []string                   // how a user quits at the prompt (see keys)
+	resume    []string                   // the arguments that start it on its last session
 	// panes adds `ag-detect --watch --all --panes` to the pipeline: Claude
 	// writes nothing when Escape comes before its first output (the fake
 	// model's SLOW holds the reply before any), only its pane says so.
@@ -34,46 +35,46 @@ type leaver struct {
 }
 
 var leavers = []leaver{
-	{agent: claude.ID, interrupt: []string{"Escape"}, quit: []string{"C-c", "", "C-c"}, panes: true, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: claude.ID, interrupt: []string{"Escape"}, quit: []string{"C-c", "", "C-c"}, resume: []string{"--continue"}, panes: true, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, Claude)
 		h := New(t)
 		h.FakeAnthropic()
 		h.ClaudeConfig()
-		return h, func(tm *Tmux, name string) *Pane { return h.StartClaude(tm, name, bin) }
+		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartClaude(tm, name, bin, args...) }
 	}},
-	{agent: codex.ID, interrupt: []string{"Escape"}, quit: []string{"C-c", "", "C-c"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: codex.ID, interrupt: []string{"Escape"}, quit: []string{"C-c", "", "C-c"}, resume: []string{"resume", "--last"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, Codex)
 		h := New(t)
 		h.CodexConfig(bin, h.FakeOpenAI(openai.Options{}))
-		return h, func(tm *Tmux, name string) *Pane { return h.StartCodex(tm, name, bin) }
+		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartCodex(tm, name, bin, args...) }
 	}},
 	// OpenCode's first Escape at work asks for a second ("esc again to
 	// interrupt").
-	{agent: opencode.ID, interrupt: []string{"Escape", "", "Escape"}, quit: []string{"/exit"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: opencode.ID, interrupt: []string{"Escape", "", "Escape"}, quit: []string{"/exit"}, resume: []string{"--continue"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, OpenCode)
 		h := New(t)
 		h.OpenCodeConfig(h.FakeChat(chat.Options{}))
-		return h, func(tm *Tmux, name string) *Pane { return h.StartOpenCode(tm, name, bin, 0) }
+		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartOpenCode(tm, name, bin, 0, args...) }
 	}},
-	{agent: pi.ID, interrupt: []string{"Escape"}, quit: []string{"/quit"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: pi.ID, interrupt: []string{"Escape"}, quit: []string{"/quit"}, resume: []string{"--continue"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, Pi)
 		h := New(t)
 		h.PiConfig(h.FakeChat(chat.Options{}))
-		return h, func(tm *Tmux, name string) *Pane { return h.StartPi(tm, name, bin) }
+		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartPi(tm, name, bin, args...) }
 	}},
-	{agent: omp.ID, interrupt: []string{"Escape"}, quit: []string{"/exit"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: omp.ID, interrupt: []string{"Escape"}, quit: []string{"/exit"}, resume: []string{"--continue"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, Omp)
 		h := New(t)
 		h.OmpConfig(h.FakeChat(chat.Options{}), bin)
-		return h, func(tm *Tmux, name string) *Pane { return h.StartOmp(tm, name, bin) }
+		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartOmp(tm, name, bin, args...) }
 	}},
 	// Copilot's first Escape at work does nothing (TestCopilot), and the
 	// second may put the prompt back in the composer: cleared to quit.
-	{agent: copilot.ID, interrupt: []string{"Escape", "", "Escape"}, quit: []string{"C-u", "", "/exit"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string) *Pane) {
+	{agent: copilot.ID, interrupt: []string{"Escape", "", "Escape"}, quit: []string{"C-u", "", "/exit"}, resume: []string{"--continue"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, Copilot)
 		h := New(t)
 		h.CopilotConfig(t, h.FakeChat(chat.Options{}), true)
-		return h, func(tm *Tmux, name string) *Pane { return h.StartCopilot(tm, name, bin) }
+		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartCopilot(tm, name, bin, args...) }
 	}, prompt: func(p *Pane, text string) {
 		p.WaitText(30*time.Second, CopilotIdle)
 		time.Sleep(time.Second) // keys sent sooner are lost
@@ -162,6 +163,51 @@ func TestLeaveMidTurn(t *testing.T) {
 			tm.Run("kill-pane", "-t", q.ID)
 			g = sq.WaitFor(t, "gone after its pane closed", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusGone })
 			t.Logf("closed pane: %s after %s (reason %q)", strings.Join(sq.History(), " → "), time.Since(t0).Round(time.Millisecond), g.Reason)
+		})
+	}
+}
+
+// TestContinueLastSession: a session done and quit, then the agent started
+// again in another pane on its last session (`--continue`, Codex's `resume
+// --last`) and prompted: the same session comes back from gone, works and
+// is done, in the new pane, and is never shown in the pane it left.
+func TestContinueLastSession(t *testing.T) {
+	for _, a := range leavers {
+		t.Run(a.agent, func(t *testing.T) {
+			t.Parallel()
+			h, start := a.setup(t)
+			h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", a.agent)
+			tm := h.StartTmux()
+			pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
+			prompt := func(p *Pane, text string) {
+				if a.prompt != nil {
+					a.prompt(p, text)
+					return
+				}
+				p.Type(text)
+			}
+			p := start(tm, "first")
+			s := pl.Out.Session(a.agent, "")
+			prompt(p, "first run SLOW:1s")
+			s.WaitFor(t, "done", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
+			p.WaitText(30*time.Second, "FAKE-REPLY: first run")
+			time.Sleep(time.Second)
+			keys(p, a.quit)
+			s.WaitFor(t, "gone after quitting", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusGone })
+
+			t.Logf("-- %s in another pane, then a prompt: the same session, in that pane", strings.Join(a.resume, " "))
+			q := start(tm, "again", a.resume...)
+			time.Sleep(time.Second)
+			prompt(q, "second run SLOW:1s")
+			w := s.WaitFor(t, "working again", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWorking })
+			d := s.WaitFor(t, "done again", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
+			// Working may come first from the transcript, which names no
+			// pane (Codex's rollout, before the new process's hooks): never
+			// the pane the session left.
+			if w.Pane != "" && w.Pane != q.ID || d.Pane != q.ID {
+				t.Errorf("the continued session works in pane %q and is done in %q; want %s", w.Pane, d.Pane, q.ID)
+			}
+			t.Logf("session %s: %s", s.ID, strings.Join(s.History(), " → "))
 		})
 	}
 }

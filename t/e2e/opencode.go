@@ -93,14 +93,15 @@ func (h *Harness) OpenCodeConfig(api *chat.Server) string {
 	return dir
 }
 
-// StartOpenCode runs opencode in a new pane in the project folder, its
-// server on port (0: none of ours), and waits for its composer.
-func (h *Harness) StartOpenCode(tm *Tmux, name, bin string, port int) *Pane {
+// StartOpenCode runs opencode (with args) in a new pane in the project
+// folder, its server on port (0: none of ours), and waits for its composer.
+func (h *Harness) StartOpenCode(tm *Tmux, name, bin string, port int, args ...string) *Pane {
 	h.T.Helper()
 	argv := []string{bin}
 	if port != 0 {
 		argv = append(argv, "--port", strconv.Itoa(port))
 	}
+	argv = append(argv, args...)
 	p := tm.NewPane(name, h.Project, nil, argv...)
 	p.WaitText(4*time.Minute, OpenCodeReady) // its first start migrates a new database: slow when the machine is busy
 	return p

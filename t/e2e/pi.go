@@ -83,21 +83,24 @@ func (h *Harness) OmpConfig(api *chat.Server, bin string) string {
 	return dir
 }
 
-// StartPi runs pi in a new pane in the project folder and waits for it.
-func (h *Harness) StartPi(tm *Tmux, name, bin string) *Pane {
+// StartPi runs pi (with args) in a new pane in the project folder and
+// waits for it.
+func (h *Harness) StartPi(tm *Tmux, name, bin string, args ...string) *Pane {
 	h.T.Helper()
-	p := tm.NewPane(name, h.Project, nil, bin)
+	p := tm.NewPane(name, h.Project, nil, append([]string{bin}, args...)...)
 	p.WaitText(90*time.Second, PiReady)
 	return p
 }
 
-// StartOmp runs omp on the fake model, asking before every tool call.
-func (h *Harness) StartOmp(tm *Tmux, name, bin string) *Pane {
+// StartOmp runs omp (with args) on the fake model, asking before every
+// tool call.
+func (h *Harness) StartOmp(tm *Tmux, name, bin string, args ...string) *Pane {
 	h.T.Helper()
 	// What npm's shim (#!/usr/bin/env bun) runs: bun with the shim's
 	// path as argv[1], the bun npm installed beside it.
 	bun := filepath.Join(filepath.Dir(bin), "bun")
-	p := tm.NewPane(name, h.Project, nil, bun, bin, "--model", "fake/fake-model", "--approval-mode", "always-ask")
+	argv := append([]string{bun, bin, "--model", "fake/fake-model", "--approval-mode", "always-ask"}, args...)
+	p := tm.NewPane(name, h.Project, nil, argv...)
 	p.WaitText(90*time.Second, OmpReady)
 	return p
 }
