@@ -114,19 +114,6 @@ func TestGeminiLifecycle(t *testing.T) {
 	t.Logf("statuses: %s; after /clear: %s", strings.Join(s.History(), " → "), strings.Join(s2.History(), " → "))
 }
 
-// waitScreen reports whether p shows every one of texts within timeout.
-func waitScreen(p *Pane, timeout time.Duration, texts ...string) bool {
-	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		s, ok := p.Capture(), true
-		for _, x := range texts {
-			ok = ok && strings.Contains(s, x)
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
 
 // settled checks a moment later that the session in p still shows want:
 // nothing left over (the chat's rewritten history, a late hook) moved it.

@@ -103,7 +103,15 @@ func (h *Harness) StartOpenCode(tm *Tmux, name, bin string, port int, args ...st
 	}
 	argv = append(argv, args...)
 	p := tm.NewPane(name, h.Project, nil, argv...)
-	p.WaitText(4*time.Minute, OpenCodeReady) // its first start migrates a new database: slow when the machine is busy
+	// Its first start migrates a new database: slow when the machine is
+	// busy. Once in a few dozen starts here it drew nothing at all for
+	// minutes, its log ending at "init": it gets a second start.
+	if !waitScreen(p, 2*time.Minute, OpenCodeReady) {
+		h.T.Logf("opencode drew no composer within 2 minutes; started again. Its screen:\n%s", p.Capture())
+		tm.Run("kill-session", "-t", name)
+		p = tm.NewPane(name, h.Project, nil, argv...)
+		p.WaitText(2*time.Minute, OpenCodeReady)
+	}
 	return p
 }
 

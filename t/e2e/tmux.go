@@ -221,3 +221,17 @@ func (p *Pane) WaitAnyText(timeout time.Duration, texts ...string) string {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// waitScreen reports whether p shows every one of texts within timeout.
+func waitScreen(p *Pane, timeout time.Duration, texts ...string) bool {
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		s, ok := p.Capture(), true
+		for _, x := range texts {
+			ok = ok && strings.Contains(s, x)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
