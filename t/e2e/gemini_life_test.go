@@ -114,7 +114,6 @@ func TestGeminiLifecycle(t *testing.T) {
 	t.Logf("statuses: %s; after /clear: %s", strings.Join(s.History(), " → "), strings.Join(s2.History(), " → "))
 }
 
-
 // settled checks a moment later that the session in p still shows want:
 // nothing left over (the chat's rewritten history, a late hook) moved it.
 func settled(t *testing.T, h *Harness, p *Pane, session, want string) {
