@@ -109,10 +109,13 @@ func mapLine(agent string, o jsline.Obj, t time.Time, add func(event.Event)) {
 		}
 	case "session_shutdown":
 		// A reload keeps the session (the extensions are loaded again);
-		// quit, /new, /resume and a fork leave it.
+		// quit, /new, /resume and a fork leave it. omp 18.2.3 names no
+		// reason when it quits (/exit, or the hang-up of a closed pane).
 		if r := o.Str("reason"); r != "reload" {
 			e := ev(event.SessionEnd)
-			e.Reason = r
+			if e.Reason = r; r == "" {
+				e.Reason = "exit"
+			}
 			add(e)
 		}
 	case "session_switch", "session_branch", "session_fork":

@@ -33,6 +33,7 @@ func TestMap(t *testing.T) {
 		{"quit", "pi", ln(`"type":"session_shutdown","reason":"quit"`), []string{"session.end s1 - - - quit"}},
 		{"/new", "pi", ln(`"type":"session_shutdown","reason":"new"`), []string{"session.end s1 - - - new"}},
 		{"reload keeps the session", "pi", ln(`"type":"session_shutdown","reason":"reload"`), nil},
+		{"omp quits naming no reason", "omp", ln(`"type":"session_shutdown"`), []string{"session.end s1 - - - exit"}},
 		{"omp /new: in place", "omp", ln(`"type":"session_switch","reason":"new","previous":"s0"`),
 			[]string{"session.end s0 - - - now session s1", "session.start s1 - - new -"}},
 		{"omp branch", "omp", ln(`"type":"session_branch","previous":"s0"`), []string{"session.end s0 - - - now session s1", "session.start s1 - - - -"}},
