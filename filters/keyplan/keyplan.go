@@ -233,7 +233,7 @@ func press(keys []string) []Step {
 // answer types the text as a question's own answer: into the picker's
 // own-answer row when the agent's picker takes one (reached by Down, or by
 // its digit), else after AnswerPrelude. An answer that is one of the
-// picker's options, in any case, picks that option.
+// picker's options, in any case, picks that option (KeyMap.AnswerRow).
 func answer(r Request, km provider.KeyMap) (Plan, error) {
 	prelude := km.AnswerPrelude
 	var p *panes.Picker
@@ -254,6 +254,10 @@ func answer(r Request, km provider.KeyMap) (Plan, error) {
 			return plan, nil
 		}
 		prelude = []string{strconv.Itoa(p.At + p.Down + 1)}
+	case km.AnswerRow == provider.LabelsByDigit && prelude != nil && p != nil && len(p.Labels) <= 9:
+		if plan, ok := option(r, p, true); ok {
+			return plan, nil
+		}
 	}
 	return reply(r, prelude, "a question", km, true)
 }

@@ -19,7 +19,8 @@ var (
 //     and the turn ends at the composer. No reply on a permission: Escape
 //     cancels the turn, it opens no composer with the tool pending.
 //   - question (ask_user, "Answer Questions"): a digit picks an option
-//     at once; a printable key focuses "Enter a custom value" and starts
+//     at once, so an answer that is an option's label is its digit; a
+//     printable key focuses "Enter a custom value" and starts
 //     it — at every key of a burst that outruns the redraw (typed
 //     "Purple" became "e"). A paste it takes whole, focusing the value
 //     (with a Space first the paste could land between the value's focus
@@ -52,6 +53,7 @@ func (*Provider) Keys() provider.KeyMap {
 		PlanApprove:     []string{"2"},
 		PlanDeny:        []string{"Escape"},
 		AnswerPrelude:   []string{},
+		AnswerRow:       provider.LabelsByDigit,
 		PlanPrelude:     []string{},
 		FinishedPrelude: []string{},
 		UnsafeReply:     provider.LeadingCommand,

@@ -1,9 +1,15 @@
 package gemini
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/keyplan"
+	"github.com/agwatch/ag/filters/panes"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -115,6 +121,39 @@ func TestProcRules(t *testing.T) {
 	} {
 		if got := SessionFromArgv(strings.Fields(argv)); got != want {
 			t.Errorf("SessionFromArgv(%s) = %q, want %q", argv, got, want)
+		}
+	}
+}
+
+// An answer to ask_user's dialog (screens captured from Gemini CLI
+// 0.61.0): an option's label, in any case, is its digit; other text, and a
+// question that takes text, is pasted into the custom value and entered
+// once shown.
+func TestAnswerKeys(t *testing.T) {
+	rules, km := New().PaneRules(), New().Keys()
+	st := event.Event{Kind: event.State, Agent: ID, Session: "s", Status: event.StatusWaiting, Attention: event.AttnQuestion, Tool: "ask_user", Token: "1.1", T: event.At(time.Now())}
+	for _, c := range []struct{ screen, text, want string }{
+		{"question.txt", "green", `2`},
+		{"question.txt", "Blue", `1`},
+		{"question.txt", "Green, but darker", `paste "Green, but darker", 150ms, Enter once shown`},
+		{"question.txt", "enter a custom value", `paste "enter a custom value", 150ms, Enter once shown`},
+		{"question-yesno.txt", "no", `2`},
+		{"question-tabs.txt", "Ada", `paste "Ada", 150ms, Enter once shown`},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "screens", c.screen))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := panes.Classify(&rules, string(b))
+		if sc.Attention != event.AttnQuestion {
+			t.Fatalf("%s: not a question: %+v", c.screen, sc)
+		}
+		p, err := keyplan.Decide(keyplan.Request{State: st, Action: provider.ActAnswer, Text: c.text, Token: "1.1", Screen: &sc}, km)
+		if err != nil {
+			t.Fatalf("%s %q: %v", c.screen, c.text, err)
+		}
+		if got := keyplan.Describe(p); got != c.want {
+			t.Errorf("%s %q: %s\nwant %s", c.screen, c.text, got, c.want)
 		}
 	}
 }

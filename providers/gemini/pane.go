@@ -136,6 +136,11 @@ func (*Provider) PaneRules() panes.Rules {
 				Text: &panes.Text{From: dialog.Re, Within: 40, Lines: 3,
 					Skip: re(`^\s*←.*→\s*$`),
 					Stop: re(`^\s*(?:(?:●\s*)?\d+\.\s|>\s)`)},
+				// Its options (each description under its row is no row),
+				// "Enter a custom value" last: an answer that is a label
+				// is that option's digit.
+				Rows: &panes.Rows{Row: re(`^\s*(?:●\s*)?\d+\.\s+(\S.*?)\s*$`), Cursor: re(`^\s*●`),
+					Target: re(`(?i)\benter a custom value\s*$`), Within: 30},
 			},
 			{
 				Name: paneAnswer, Kind: panes.Wait, Attention: event.AttnQuestion, Tool: geminihook.ToolAskUser,

@@ -96,6 +96,10 @@ const (
 	// RowsByDigit: the row's digit, for at most nine rows (Claude's
 	// "Type something."); without such a picker, AnswerPrelude alone.
 	RowsByDigit RowKeys = "digit"
+	// LabelsByDigit: only an answer that is an option's label goes by
+	// its digit; other text follows AnswerPrelude as for any reply
+	// (Gemini's custom value takes the text where it is typed).
+	LabelsByDigit RowKeys = "labels"
 )
 
 // PaneChosen reports whether some picker's approve keys come from Screens

@@ -33,7 +33,8 @@ const geminiAsk = `CALL: ask_user {"questions":[{"question":"Which colour","head
 // TestGeminiQuestion: the real Gemini CLI asks a question (ask_user) —
 // waiting (question, ask_user, the question) from the hooks, the pane's
 // "Answer Questions" read the same by ag-detect — answered through ag-keys
-// (the text pasted, Enter once shown: the model gets the answer), dismissed with
+// (the text pasted, Enter once shown: the model gets the answer; an
+// option's label: its digit), dismissed with
 // Escape, cancelled with Ctrl+C (the chat records the cancel before the
 // call), and Ctrl+C twice during one quits; a command run in shell mode
 // starts no turn and a reply at the shell-mode composer is refused;
@@ -58,6 +59,17 @@ func TestGeminiQuestion(t *testing.T) {
 	p.WaitText(10*time.Second, "Colour → Green, but darker", "FAKE-DONE: tool result received")
 	if r := lastResult(api, "ask_user"); !strings.Contains(r, `"Green, but darker"`) {
 		t.Errorf("the model got %q for the question; want the answer typed", r)
+	}
+
+	t.Log("-- an answer that is an option's label, in another case: that option's digit")
+	w = askColour(t, p, s)
+	if k := keysFor(t, h, tm, p, &w, "answer", "green"); k.Text != "2" {
+		t.Errorf("keys typed %q; want 2, Green's digit", k.Text)
+	}
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "Colour → Green", "FAKE-DONE: tool result received")
+	if r := lastResult(api, "ask_user"); !strings.Contains(r, `"Green"`) || strings.Contains(r, "darker") {
+		t.Errorf("the model got %q for the question; want the option Green", r)
 	}
 
 	t.Log("-- dismissed with Escape: waiting → idle, the model asked nothing more")
