@@ -29,9 +29,9 @@ One word, then --pane:
                  deny with feedback); a question: the answer; done, idle
                  or failed: TEXT at the prompt
   answer TEXT    a question: the answer (in a picker that is read — Claude's
-                 one question, omp's ask, Gemini's ask_user — an option's
-                 label picks that option; other text goes into its
-                 own-answer row)
+                 one question, omp's ask, Gemini's and Copilot's ask_user
+                 — an option's label picks that option; other text goes
+                 into its own-answer row)
 
 An action is refused (exit 1, with a keys event saying why) when --token
 no longer matches the session's state (a token ahead of the state file,

@@ -35,9 +35,17 @@ var (
 //     Escape turns the plan down and stays in plan mode; a reply is
 //     "Suggest changes", the last row, an inline text field like the
 //     permission's.
-//   - question (ask_user): a form, its text field reached only through the
-//     choices it offers; Escape cancels it and the model goes on without
-//     an answer. No reply is offered.
+//   - question (ask_user): a form. Up and Down move among a field's
+//     choices, the last "Other (type your answer)", which opens a text
+//     field under the form as soon as it is chosen; Enter accepts the
+//     field ("User responded: Green", or the text typed). So an answer
+//     that is a choice's label is Down (or Up) to it and Enter; other
+//     text is Down to "Other", the text, and Enter once the field shows
+//     it. With several fields Enter moves to the next, and the last
+//     submits them all ("colour=Blue, size=Small"): an answer answers the
+//     field on screen. A form that is one text field shows no choices:
+//     no answer is typed. Escape cancels it and the model goes on without
+//     an answer.
 //   - reply when finished: straight into the composer. Copilot trims a
 //     leading space and reads "/" as a command and "!" as a shell command
 //     run with no approval (the seeds, on 1.0.71), so such text is
@@ -51,6 +59,8 @@ func (*Provider) Keys() provider.KeyMap {
 		PermissionPrelude: down,
 		PlanPrelude:       down,
 		FinishedPrelude:   []string{},
+		AnswerPrelude:     []string{},
+		AnswerRow:         provider.RowsByDown,
 		UnsafeReply:       unsafeReply,
 		Screens:           map[string]provider.ScreenKeys{},
 	}

@@ -27,10 +27,13 @@ var _ provider.PaneDetector = (*Provider)(nil)
 //	            Accept plan and continue in Interactive execution mode …" (the
 //	            recommended action comes first, so the order moves), "N.
 //	            Suggest changes", the same footer
-//	question    "Copilot needs information.", the question, the field's
+//	question    "Copilot needs information.", the question, with several
+//	            fields a tab row ("[Colour]  Size"), the field's title, its
 //	            choices and "Other (type your answer)", "↑/↓ select · enter
-//	            accept · ctrl+d decline · esc cancel" ("enter accept · tab
-//	            next · …" for a text field)
+//	            accept · ctrl+d decline · esc cancel" ("· tab next ·" with
+//	            several); a text field shows "❯" under its title instead.
+//	            On "Other" ("Other (type your answer below)") a text field
+//	            "❯ <text>" between two rules opens under the form
 //	working     the footer "◎ Working esc esc edit prompt" (● … interrupt
 //	            with a message queued) under the composer
 //	idle        "❯" alone between two rules, footer "← open sidebar ·
@@ -41,6 +44,7 @@ func (*Provider) PaneRules() panes.Rules {
 	footer := re(`(?i)↑/↓ to navigate · enter to select · esc to cancel`)
 	option1 := re(`^\s*(?:❯\s*)?1\.\s+\S`)
 	innerBox := re(`^\s+╭─+╮\s*$`) // the outer box's top is flush left
+	needsInfo := panes.Near{Re: re(`(?i)^\s*Copilot needs information\.?\s*$`), From: -30, To: -1}
 	states := make([]panes.State, 0, 8)
 	// One plan state per position of "continue in Interactive": digits
 	// select and submit, and Interactive keeps each command gated
@@ -65,10 +69,26 @@ func (*Provider) PaneRules() panes.Rules {
 			Name: "question", Kind: panes.Wait, Attention: event.AttnQuestion,
 			Needs:  []string{"enter accept"},
 			Anchor: re(`(?i)\benter accept\b.*\besc cancel\b`),
-			All:    []panes.Near{{Re: re(`(?i)^\s*Copilot needs information\.?\s*$`), From: -30, To: -1}},
-			Bottom: 2,
+			All:    []panes.Near{needsInfo},
+			// With "Other" chosen, the text field it opens sits below.
+			Bottom: 5,
 			Tool:   "ask_user",
-			Text:   &panes.Text{From: re(`(?i)^\s*Copilot needs information\.?\s*$`), Within: 30, Lines: 1},
+			Text:   &panes.Text{From: needsInfo.Re, Within: 30, Lines: 1},
+			// A field's choices sit two columns in ("   Green", "❯ Blue"),
+			// the title, the question and the tab row of several fields
+			// one; "Other (type your answer)" is last.
+			Rows: &panes.Rows{Row: re(`^ (?:❯ |  )(\S.*?)\s*$`), Cursor: re(`^ ❯ `),
+				Target: re(`(?i)^ (?:❯ |  )Other \(type your answer(?: below)?\)\s*$`), Within: 12},
+		},
+		panes.State{
+			// "Other" chosen: the text field under the form, text typed in.
+			Name: paneAnswer, Kind: panes.Wait, Attention: event.AttnQuestion, Tool: "ask_user",
+			Aside:  true, // KeyMap.Input's
+			Needs:  []string{"type your answer below"},
+			Anchor: re(`^❯ (\S.*?)\s*$`),
+			All:    []panes.Near{{Re: re(`(?i)^ ❯ Other \(type your answer below\)\s*$`), From: -6, To: -2}},
+			Bottom: 2,
+			Text:   &panes.Text{From: re(`^❯ (\S.*?)\s*$`), Within: 1, Inline: true, Lines: 1},
 		},
 		panes.State{
 			Name: "permission", Kind: panes.Wait, Attention: event.AttnPermission,
@@ -121,6 +141,9 @@ func (*Provider) PaneRules() panes.Rules {
 	)
 	return panes.Rules{Lines: 45, States: states}
 }
+
+// paneAnswer is the text field "Other" opens in a question's form.
+const paneAnswer = "question-answer"
 
 // planState names the plan picker whose Interactive choice is digit n.
 func planState(n int) string { return "plan-" + strconv.Itoa(n) }

@@ -30,6 +30,11 @@ func TestPaneRules(t *testing.T) {
 		{"plan", "plan-2", "plan", "exit_plan_mode", "- Add a marker file\n- Write tests"},
 		{"plan-interactive", "plan-1", "plan", "exit_plan_mode", "- Second plan"},
 		{"question", "question", "question", "ask_user", "Which database should I use?"},
+		{"question-other", "question", "question", "ask_user", "Which colour?"},
+		{"question-other-typed", "question", "question", "ask_user", "Which colour?"},
+		{"question-two", "question", "question", "ask_user", "Pick both"},
+		{"question-two-second", "question", "question", "ask_user", "Pick both"},
+		{"question-text", "question", "question", "ask_user", "Your name"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			b, err := os.ReadFile("testdata/screens/" + tc.file + ".txt")

@@ -77,7 +77,7 @@ func (w *copilotNotify) wait(t *testing.T, cmd string) offered {
 // ag-keys as "1" and the command runs; Deny as Escape and it does not, the
 // session idle; a plan review offers its own pair and Approve types the
 // digit of the Interactive row read from the pane; a question is notified
-// with no buttons. Each wait is notified once and taken back once
+// with a reply and no buttons, and the reply answers it. Each wait is notified once and taken back once
 // answered (--cooldown 0: the question and the plan come within a
 // minute).
 func TestCopilotNotify(t *testing.T) {
@@ -120,20 +120,21 @@ func TestCopilotNotify(t *testing.T) {
 		t.Errorf("notification %d is still shown after the wait was denied", o.note.ID)
 	}
 
-	t.Log("-- a question: notified, no buttons")
+	t.Log("-- a question: notified with a reply and no buttons; the reply, a choice's label, picks it")
 	from := len(w.nd.Calls())
 	w.typeIn(`CALL: ask_user {"message":"Which colour?","requestedSchema":{"properties":{"colour":{"type":"string","enum":["Blue","Green"]}}}}`)
 	q := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
-	n, _ := w.nd.WaitCall(from, "Notify for the question", 15*time.Second, func(c Call) bool {
-		return c.Call == "Notify" && strings.Contains(c.Body, "Which colour?")
-	})
-	if q.Attention != event.AttnQuestion || !strings.HasPrefix(n.Body, "Has a question") || slices.ContainsFunc(n.Buttons(), func(b string) bool { return b != "default" }) {
-		t.Errorf("question: attention %q, Notify body %q buttons %q; want question, Has a question…, none", q.Attention, n.Body, n.Buttons())
+	o = w.offerWith(t, from, q, p, "Copilot CLI · project", "Has a question", "Which colour?")
+	if q.Attention != event.AttnQuestion || !slices.Contains(o.note.Actions, "inline-reply") || slices.Contains(o.note.Buttons(), "approve") {
+		t.Errorf("question: attention %q, Notify actions %q; want question, a reply, no Approve", q.Attention, o.note.Actions)
 	}
 	p.WaitText(10*time.Second, CopilotQuestion)
-	p.Keys("Enter")
+	if k := w.reply(t, o, p, "answer", "green"); k.Status != "sent" || k.Text != "Down, 30ms, Enter" {
+		t.Errorf("keys event: status %q text %q reason %q; want sent, Down, 30ms, Enter", k.Status, k.Text, k.Reason)
+	}
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
-	w.nd.WaitClosed(n.ID, 10*time.Second)
+	p.WaitText(10*time.Second, "└ Green")
+	w.nd.WaitClosed(o.note.ID, 10*time.Second)
 
 	t.Log("-- a plan review: Approve types the Interactive row's digit, read from the pane")
 	w.p.WaitText(30*time.Second, CopilotIdle)

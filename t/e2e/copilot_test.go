@@ -185,21 +185,28 @@ func TestCopilot(t *testing.T) {
 	}
 	s.Expect(t, 60*time.Second, event.StatusIdle)
 
-	t.Log("-- a question (ask_user): waiting(question), no keys for it; answered in the pane")
-	q := w.wait(t, `CALL: ask_user {"message":"Which colour?","requestedSchema":{"properties":{"colour":{"type":"string","title":"Colour","enum":["Blue","Green"]}}}}`,
-		event.AttnQuestion, "ask_user", "Which colour?")
+	t.Log("-- a question (ask_user): waiting(question); approve refused; ag-keys answer: a choice's label picks it, other text goes into Other's field")
+	const ask = `CALL: ask_user {"message":"Which colour?","requestedSchema":{"properties":{"colour":{"type":"string","title":"Colour","enum":["Blue","Green"]}}}}`
+	w.wait(t, ask, event.AttnQuestion, "ask_user", "Which colour?")
 	p.WaitText(10*time.Second, CopilotQuestion)
 	if r := panesOf(t, h, p); r != event.AttnQuestion {
 		t.Errorf("the pane rules read the form as %q", r)
 	}
-	for _, args := range [][]string{{"approve"}, {"answer", "Blue"}} {
-		if out, code := w.keys(t, event.StatusWaiting, args[0], args[1:]...); code != 1 {
-			t.Errorf("ag-keys %s on a question: exit %d %s", args[0], code, out)
-		}
+	if out, code := w.keys(t, event.StatusWaiting, "approve"); code != 1 {
+		t.Errorf("ag-keys approve on a question: exit %d %s", code, out)
 	}
-	p.Keys("Enter") // the highlighted choice
+	if out, code := w.keys(t, event.StatusWaiting, "answer", "green"); code != 0 || !strings.Contains(out, `"Down, 30ms, Enter"`) {
+		t.Errorf("ag-keys answer green: exit %d %s", code, out)
+	}
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
-	_ = q
+	p.WaitText(10*time.Second, "└ Green")
+	w.wait(t, ask, event.AttnQuestion, "ask_user", "Which colour?")
+	p.WaitText(10*time.Second, CopilotQuestion)
+	if out, code := w.keys(t, event.StatusWaiting, "answer", "Teal please"); code != 0 {
+		t.Errorf("ag-keys answer Teal please: exit %d %s", code, out)
+	}
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "└ Teal please")
 
 	t.Log("-- a plan review (plan mode): waiting(plan), plan-approve types the Interactive row's digit")
 	p.WaitText(30*time.Second, CopilotIdle)
