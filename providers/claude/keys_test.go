@@ -4,12 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/agwatch/ag/filters/event"
-	"github.com/agwatch/ag/filters/keyplan"
-	"github.com/agwatch/ag/filters/panes"
-	"github.com/agwatch/ag/providers/provider"
+	"github.com/agwatch/ag/providers/internal/keystest"
 )
 
 // An answer to the AskUserQuestion picker (screens captured from Claude
@@ -18,8 +14,6 @@ import (
 // picker whose cursor sits below the options, fall back to Escape and the
 // text as the next message.
 func TestAnswerKeys(t *testing.T) {
-	rules, km := New().PaneRules(), New().Keys()
-	st := event.Event{Kind: event.State, Agent: ID, Session: "s", Status: event.StatusWaiting, Attention: event.AttnQuestion, Tool: "AskUserQuestion", Token: "1.1", T: event.At(time.Now())}
 	const rule = "────────────────────────────────────────\n"
 	below := rule + " ☐ Tests\n\nShould I also add a benchmark?\n\n  1. Yes\n  2. No\n  3. Type something.\n" + rule + "\n❯ 4. Chat about this\n\nEnter to select · ↑/↓ to navigate · Esc to cancel\n"
 	for _, c := range []struct{ screen, text, want string }{
@@ -38,15 +32,7 @@ func TestAnswerKeys(t *testing.T) {
 			}
 			screen = string(b)
 		}
-		sc := panes.Classify(&rules, screen)
-		if sc.Attention != event.AttnQuestion {
-			t.Fatalf("%s: not a question: %+v", c.screen, sc)
-		}
-		p, err := keyplan.Decide(keyplan.Request{State: st, Action: provider.ActAnswer, Text: c.text, Token: "1.1", Screen: &sc}, km)
-		if err != nil {
-			t.Fatalf("%s %q: %v", c.screen, c.text, err)
-		}
-		if got := keyplan.Describe(p); got != c.want {
+		if got := keystest.Answer(t, New().PaneRules(), New().Keys(), ID, screen, c.text); got != c.want {
 			t.Errorf("%s %q: %s\nwant %s", c.screen, c.text, got, c.want)
 		}
 	}

@@ -5,11 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/agwatch/ag/filters/event"
-	"github.com/agwatch/ag/filters/keyplan"
-	"github.com/agwatch/ag/filters/panes"
+	"github.com/agwatch/ag/providers/internal/keystest"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -130,8 +127,6 @@ func TestProcRules(t *testing.T) {
 // question that takes text, is pasted into the custom value and entered
 // once shown.
 func TestAnswerKeys(t *testing.T) {
-	rules, km := New().PaneRules(), New().Keys()
-	st := event.Event{Kind: event.State, Agent: ID, Session: "s", Status: event.StatusWaiting, Attention: event.AttnQuestion, Tool: "ask_user", Token: "1.1", T: event.At(time.Now())}
 	for _, c := range []struct{ screen, text, want string }{
 		{"question.txt", "green", `2`},
 		{"question.txt", "Blue", `1`},
@@ -144,15 +139,7 @@ func TestAnswerKeys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := panes.Classify(&rules, string(b))
-		if sc.Attention != event.AttnQuestion {
-			t.Fatalf("%s: not a question: %+v", c.screen, sc)
-		}
-		p, err := keyplan.Decide(keyplan.Request{State: st, Action: provider.ActAnswer, Text: c.text, Token: "1.1", Screen: &sc}, km)
-		if err != nil {
-			t.Fatalf("%s %q: %v", c.screen, c.text, err)
-		}
-		if got := keyplan.Describe(p); got != c.want {
+		if got := keystest.Answer(t, New().PaneRules(), New().Keys(), ID, string(b), c.text); got != c.want {
 			t.Errorf("%s %q: %s\nwant %s", c.screen, c.text, got, c.want)
 		}
 	}

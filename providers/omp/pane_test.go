@@ -9,6 +9,7 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/keyplan"
 	"github.com/agwatch/ag/filters/panes"
+	"github.com/agwatch/ag/providers/internal/keystest"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -97,12 +98,7 @@ func TestAnswerKeys(t *testing.T) {
 		{"ask-other.txt", "Blue", `Up, 30ms, Up, 30ms, Up, 30ms, Enter`},
 		{"ask.txt", "Other (type your own)", `Down, 30ms, Down, 30ms, Down, 30ms, Enter, 150ms, "Other (type your own)", 150ms, Enter once shown`},
 	} {
-		sc := panes.Classify(&rules, screen(t, c.screen))
-		p, err := keyplan.Decide(keyplan.Request{State: st, Action: provider.ActAnswer, Text: c.text, Token: "1.1", Screen: &sc}, km)
-		if err != nil {
-			t.Fatalf("%s on %s: %v", c.text, c.screen, err)
-		}
-		if got := keyplan.Describe(p); got != c.want {
+		if got := keystest.Answer(t, rules, km, ID, screen(t, c.screen), c.text); got != c.want {
 			t.Errorf("%s on %s: %s\nwant %s", c.text, c.screen, got, c.want)
 		}
 	}

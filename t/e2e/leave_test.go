@@ -97,6 +97,51 @@ func keys(p *Pane, ks []string) {
 	}
 }
 
+// leaveWorld is one of leavers with ag's hooks installed, a tmux server,
+// and the login pipeline watching (with ag-detect where panes says).
+type leaveWorld struct {
+	a     leaver
+	h     *Harness
+	tm    *Tmux
+	pl    *Pipeline
+	start func(tm *Tmux, name string, args ...string) *Pane
+}
+
+func (a leaver) world(t *testing.T) *leaveWorld {
+	t.Helper()
+	h, start := a.setup(t)
+	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", a.agent)
+	w := &leaveWorld{a: a, h: h, tm: h.StartTmux(), start: start}
+	first := []string{"ag-tail", "--follow"}
+	if a.panes {
+		first = TailAndDetect(w.tm)
+	}
+	w.pl = h.StartPipeline(first, []string{"ag-fold"})
+	return w
+}
+
+// pane starts the agent (with args) in a new pane named name.
+func (w *leaveWorld) pane(name string, args ...string) *Pane { return w.start(w.tm, name, args...) }
+
+// prompt types text at the agent's composer in p and submits it.
+func (w *leaveWorld) prompt(p *Pane, text string) {
+	if w.a.prompt != nil {
+		w.a.prompt(p, text)
+		return
+	}
+	p.Type(text)
+}
+
+// leaverOf is the entry of leavers for agent.
+func leaverOf(agent string) leaver {
+	for _, l := range leavers {
+		if l.agent == agent {
+			return l
+		}
+	}
+	panic("no leaver for " + agent)
+}
+
 // TestLeaveMidTurn: the ways a user leaves an agent, for each agent CLI
 // that runs here (Gemini's are in TestGeminiLifecycle), through the login
 // pipeline alone (`ag-tail --follow | ag-fold`; Claude's with ag-detect):
@@ -111,24 +156,11 @@ func TestLeaveMidTurn(t *testing.T) {
 	for _, a := range leavers {
 		t.Run(a.agent, func(t *testing.T) {
 			t.Parallel()
-			h, start := a.setup(t)
-			h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", a.agent)
-			tm := h.StartTmux()
-			first := []string{"ag-tail", "--follow"}
-			if a.panes {
-				first = TailAndDetect(tm)
-			}
-			pl := h.StartPipeline(first, []string{"ag-fold"})
-			prompt := func(p *Pane, text string) {
-				if a.prompt != nil {
-					a.prompt(p, text)
-					return
-				}
-				p.Type(text)
-			}
+			w := a.world(t)
+			h, tm, pl, prompt := w.h, w.tm, w.pl, w.prompt
 
 			t.Log("-- interrupted at work: working → not working within seconds, long before the reply's end")
-			p := start(tm, "interrupted")
+			p := w.pane("interrupted")
 			s := pl.Out.Session(a.agent, "")
 			prompt(p, "think a while SLOW:40s")
 			s.WaitFor(t, "working", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWorking })
@@ -150,15 +182,15 @@ func TestLeaveMidTurn(t *testing.T) {
 			t.Logf("quit: gone after %s (reason %q)", time.Since(t0).Round(time.Millisecond), g.Reason)
 
 			t.Log("-- the pane closed at work: gone")
-			q := start(tm, "closed")
+			q := w.pane("closed")
 			prompt(q, "think a while SLOW:40s")
 			// Working, with the process its hook or plugin reported (a
 			// transcript line can come first, and says none).
-			w := pl.Out.Await(t, "working in the pane to close", 60*time.Second, func(e *event.Event) bool {
+			wq := pl.Out.Await(t, "working in the pane to close", 60*time.Second, func(e *event.Event) bool {
 				return e.Kind == event.State && e.Agent == a.agent && e.Session != s.ID && e.Status == event.StatusWorking && e.PID != 0
 			})
-			sq := pl.Out.Session(a.agent, w.Session)
-			sq.Last = w
+			sq := pl.Out.Session(a.agent, wq.Session)
+			sq.Last = wq
 			t0 = time.Now()
 			tm.Run("kill-pane", "-t", q.ID)
 			g = sq.WaitFor(t, "gone after its pane closed", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusGone })
@@ -175,18 +207,9 @@ func TestContinueLastSession(t *testing.T) {
 	for _, a := range leavers {
 		t.Run(a.agent, func(t *testing.T) {
 			t.Parallel()
-			h, start := a.setup(t)
-			h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", a.agent)
-			tm := h.StartTmux()
-			pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
-			prompt := func(p *Pane, text string) {
-				if a.prompt != nil {
-					a.prompt(p, text)
-					return
-				}
-				p.Type(text)
-			}
-			p := start(tm, "first")
+			w := a.world(t)
+			pl, prompt := w.pl, w.prompt
+			p := w.pane("first")
 			s := pl.Out.Session(a.agent, "")
 			prompt(p, "first run SLOW:1s")
 			s.WaitFor(t, "done", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
@@ -196,16 +219,16 @@ func TestContinueLastSession(t *testing.T) {
 			s.WaitFor(t, "gone after quitting", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusGone })
 
 			t.Logf("-- %s in another pane, then a prompt: the same session, in that pane", strings.Join(a.resume, " "))
-			q := start(tm, "again", a.resume...)
+			q := w.pane("again", a.resume...)
 			time.Sleep(time.Second)
 			prompt(q, "second run SLOW:1s")
-			w := s.WaitFor(t, "working again", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWorking })
+			wk := s.WaitFor(t, "working again", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWorking })
 			d := s.WaitFor(t, "done again", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
 			// Working may come first from the transcript, which names no
 			// pane (Codex's rollout, before the new process's hooks): never
 			// the pane the session left.
-			if w.Pane != "" && w.Pane != q.ID || d.Pane != q.ID {
-				t.Errorf("the continued session works in pane %q and is done in %q; want %s", w.Pane, d.Pane, q.ID)
+			if wk.Pane != "" && wk.Pane != q.ID || d.Pane != q.ID {
+				t.Errorf("the continued session works in pane %q and is done in %q; want %s", wk.Pane, d.Pane, q.ID)
 			}
 			t.Logf("session %s: %s", s.ID, strings.Join(s.History(), " → "))
 		})

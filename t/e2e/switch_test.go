@@ -35,26 +35,12 @@ var switchers = []struct {
 // it, done in that process.
 func TestSwitchSessionInPlace(t *testing.T) {
 	for _, sw := range switchers {
-		var a leaver
-		for _, l := range leavers {
-			if l.agent == sw.agent {
-				a = l
-			}
-		}
+		a := leaverOf(sw.agent)
 		t.Run(sw.agent, func(t *testing.T) {
 			t.Parallel()
-			h, start := a.setup(t)
-			h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", a.agent)
-			tm := h.StartTmux()
-			pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
-			prompt := func(p *Pane, text string) {
-				if a.prompt != nil {
-					a.prompt(p, text)
-					return
-				}
-				p.Type(text)
-			}
-			p := start(tm, "switch")
+			w := a.world(t)
+			h, pl, prompt := w.h, w.pl, w.prompt
+			p := w.pane("switch")
 			// left checks, once the states settled, that the pane shows
 			// session on and that the session left is gone or, where
 			// the process hosts many, done in on's process.
@@ -91,12 +77,12 @@ func TestSwitchSessionInPlace(t *testing.T) {
 			p.WaitText(30*time.Second, sw.ready)
 			time.Sleep(time.Second)
 			prompt(p, "second session SLOW:1s")
-			w := pl.Out.Await(t, "a new session working", 60*time.Second, func(e *event.Event) bool {
+			wn := pl.Out.Await(t, "a new session working", 60*time.Second, func(e *event.Event) bool {
 				return e.Kind == event.State && e.Agent == a.agent && e.Session != s.ID && e.Status == event.StatusWorking
 			})
 			// (Await looks back: the new session's first, idle state may
 			// still be ahead of the watcher.)
-			s2 := pl.Out.Session(a.agent, w.Session)
+			s2 := pl.Out.Session(a.agent, wn.Session)
 			s2.WaitFor(t, "done", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
 			p.WaitText(30*time.Second, "FAKE-REPLY: second session")
 			left(sw.command, s2, s.ID)
