@@ -166,7 +166,8 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 		return r.finish(statusPlanned, "", cli.ExitOK)
 	}
 	shown := func(text string) error { return c.awaitInput(ctx, st.Pane, &rules, km.Input, text) }
-	if n, err := c.typePlan(ctx, st.Pane, plan, shown); err != nil {
+	awaited := func(state string) error { return c.awaitState(ctx, st.Pane, &rules, state) }
+	if n, err := c.typePlan(ctx, st.Pane, plan, shown, awaited); err != nil {
 		return fail(fmt.Errorf("after %d of %d steps: %w", n, len(plan.Steps), err))
 	}
 	c.acted[done] = true
@@ -245,6 +246,24 @@ func (c *cmd) awaitInput(ctx context.Context, pane string, rules *panes.Rules, i
 	return fmt.Errorf("the prompt's input never showed the reply in %s: no Enter pressed", provider.SentCheck)
 }
 
+// awaitState waits for the pane to show state (a dialog the keys before
+// opened), polling as awaitInput does.
+func (c *cmd) awaitState(ctx context.Context, pane string, rules *panes.Rules, state string) error {
+	for waited := time.Duration(0); waited < provider.SentCheck; waited += sentPoll {
+		screen, err := c.tmux.Capture(ctx, pane, 0)
+		if err != nil {
+			return err
+		}
+		if panes.Classify(rules, screen).State == state {
+			return nil
+		}
+		if err := c.sleep(ctx, sentPoll); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("the pane never showed %s in %s: the rest not typed", state, provider.SentCheck)
+}
+
 // holds reports whether screen, read with only the named states of rules,
 // shows one of them holding want, as one line.
 func holds(rules *panes.Rules, states []string, screen, want string) bool {
@@ -264,7 +283,7 @@ const (
 
 // typePlan sends each step after its wait, and returns how many it sent;
 // a step to send once the text typed before is shown waits for shown.
-func (c *cmd) typePlan(ctx context.Context, pane string, p keyplan.Plan, shown func(text string) error) (int, error) {
+func (c *cmd) typePlan(ctx context.Context, pane string, p keyplan.Plan, shown func(text string) error, awaited func(state string) error) (int, error) {
 	typed := ""
 	for i, s := range p.Steps {
 		if err := c.sleep(ctx, s.Wait); err != nil {
@@ -272,6 +291,11 @@ func (c *cmd) typePlan(ctx context.Context, pane string, p keyplan.Plan, shown f
 		}
 		if s.Shown {
 			if err := shown(typed); err != nil {
+				return i, err
+			}
+		}
+		if s.Await != "" {
+			if err := awaited(s.Await); err != nil {
 				return i, err
 			}
 		}

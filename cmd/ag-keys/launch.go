@@ -141,7 +141,7 @@ func (c *cmd) typeLine(ctx context.Context, word string, build func(*event.Event
 	if c.opts.DryRun {
 		return out(statusPlanned, "", cli.ExitOK)
 	}
-	if n, err := c.typePlan(ctx, c.opts.Pane, plan, nil); err != nil {
+	if n, err := c.typePlan(ctx, c.opts.Pane, plan, nil, nil); err != nil {
 		return out(statusError, fmt.Sprintf("after %d of %d steps: %v", n, len(plan.Steps), err), cli.ExitError)
 	}
 	return out(statusSent, "", cli.ExitOK)

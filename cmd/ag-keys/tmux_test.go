@@ -56,6 +56,11 @@ func fakeAgent(log string) {
 		d.draw("")
 		c = d
 	}
+	if ms, err := strconv.Atoi(os.Getenv("AG_KEYS_FAKE_REJECT")); err == nil {
+		r := &reject{lag: time.Duration(ms) * time.Millisecond}
+		r.draw("sub-permission.txt")
+		c = r
+	}
 	buf := make([]byte, 4096)
 	for {
 		n, err := os.Stdin.Read(buf)
@@ -121,6 +126,25 @@ func (d *dialog) draw(value string) {
 	}
 	lines := append([]string{" Answer Questions", "", " Which colour", ""}, rows...)
 	os.Stdout.WriteString("\x1b[H\x1b[2J" + strings.Join(lines, "\r\n"))
+}
+
+// reject draws OpenCode 1.18.33's permission dialog of a sub-agent (the
+// real captures in providers/opencode/testdata/screens), and lag after an
+// Escape the reason dialog it opens.
+type reject struct{ lag time.Duration }
+
+func (r *reject) read(b []byte) {
+	if string(b) == "\x1b" {
+		time.AfterFunc(r.lag, func() { r.draw("sub-reject.txt") })
+	}
+}
+
+func (r *reject) draw(screen string) {
+	b, err := os.ReadFile(filepath.Join(os.Getenv("AG_KEYS_FAKE_SCREENS"), screen))
+	if err != nil {
+		os.Exit(2)
+	}
+	os.Stdout.WriteString("\x1b[H\x1b[2J" + strings.ReplaceAll(strings.TrimRight(string(b), "\n"), "\n", "\r\n"))
 }
 
 func (c *composer) draw() {
@@ -248,14 +272,18 @@ func (s *server) composerAgent(drop int) agent {
 
 // fakeWindow starts the fake agent in a new window, with env (NAME=value)
 // beside the log it writes.
-func (s *server) fakeWindow(env string) agent {
+func (s *server) fakeWindow(env ...string) agent {
 	s.t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		s.t.Fatal(err)
 	}
 	log := filepath.Join(s.dir, fmt.Sprintf("keys-%d.log", time.Now().UnixNano()))
-	pane := s.window("exec env AG_KEYS_FAKE_AGENT="+shquote.Quote(log)+" "+shquote.Quote(env)+" "+shquote.Quote(self), filepath.Base(self))
+	vars := ""
+	for _, kv := range env {
+		vars += shquote.Quote(kv) + " "
+	}
+	pane := s.window("exec env AG_KEYS_FAKE_AGENT="+shquote.Quote(log)+" "+vars+shquote.Quote(self), filepath.Base(self))
 	return agent{pane: pane, log: log}
 }
 
@@ -718,6 +746,54 @@ func TestAnswerEnterOnceShown(t *testing.T) {
 					t.Errorf("Enter %v after the text; want it once shown, %v later", sent[1].at.Sub(sent[0].at), tc.lag)
 				}
 			} else if !strings.Contains(evs[0].Reason, "never showed the reply") {
+				t.Errorf("reason %q", evs[0].Reason)
+			}
+			if got := typed(a.reads(t, len(strings.ReplaceAll(want, "|", "")))); got != want {
+				t.Errorf("typed %q; want %q", got, want)
+			}
+		})
+	}
+}
+
+// A sub-agent's deny on OpenCode is Escape, which opens a reason dialog,
+// then Enter, which rejects there — but approves on the permission dialog
+// it replaced. So the Enter waits until the pane shows the reason dialog,
+// and is never sent when it does not come.
+func TestSubDenyEnterOnceTheReasonShows(t *testing.T) {
+	s := newServer(t)
+	for _, tc := range []struct {
+		name   string
+		lag    time.Duration
+		status string
+	}{
+		{"the dialog late", 700 * time.Millisecond, "sent"},
+		{"no dialog", time.Hour, "error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := s.with(t)
+			screens, err := filepath.Abs(filepath.Join("..", "..", "providers", "opencode", "testdata", "screens"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := s.fakeWindow("AG_KEYS_FAKE_REJECT="+strconv.Itoa(int(tc.lag/time.Millisecond)), "AG_KEYS_FAKE_SCREENS="+screens)
+			s.waitPane(a.pane, "Permission required")
+			st := stateFor(a.pane, "waiting", "permission")
+			st.Agent, st.Sub = "opencode", "ses_sub"
+			sf := writeState(t, t.TempDir(), st)
+			_, evs, stderr, sent := s.runKeysTraced(sf, "", "deny", "--pane", a.pane)
+			if len(evs) != 1 || evs[0].Status != tc.status {
+				t.Fatalf("%+v %s", evs, stderr)
+			}
+			want := "\x1b"
+			if tc.status == "sent" {
+				want += "|\r" // two reads: the Enter came apart
+				if evs[0].Text != "Escape, 30ms, Enter once reject-reason shows" {
+					t.Errorf("keys text %q", evs[0].Text)
+				}
+				if len(sent) != 2 || sent[1].at.Sub(sent[0].at) < tc.lag {
+					t.Errorf("Enter %v after Escape; want it once the dialog shows, %v later", sent[1].at.Sub(sent[0].at), tc.lag)
+				}
+			} else if !strings.Contains(evs[0].Reason, "never showed reject-reason") {
 				t.Errorf("reason %q", evs[0].Reason)
 			}
 			if got := typed(a.reads(t, len(strings.ReplaceAll(want, "|", "")))); got != want {

@@ -28,6 +28,9 @@ type Step struct {
 	// Shown: send Keys only once the pane shows the text typed before in
 	// a prompt's input (KeyMap.Input).
 	Shown bool
+	// Await: send Keys only once the pane shows this state (a dialog the
+	// keys before opened).
+	Await string
 }
 
 // Plan is what to type for one action.
@@ -112,7 +115,11 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		if len(keys) == 0 {
 			return refuse("%s offers no %s for a %s wait", st.Agent, r.Action, attn)
 		}
-		return Plan{Steps: press(keys)}, nil
+		steps := press(keys)
+		if km.SubDenyThen != "" && len(steps) > 1 && slices.Equal(keys, km.SubDeny) {
+			steps[1].Await = km.SubDenyThen
+		}
+		return Plan{Steps: steps}, nil
 	case provider.ActPlanApprove, provider.ActPlanDeny:
 		if !waiting || attn != event.AttnPlan {
 			return refuse("not waiting on a plan (status %s, attention %s)", orNone(st.Status), orNone(attn))
@@ -357,6 +364,8 @@ func Describe(p Plan) string {
 		switch {
 		case s.Keys != nil && s.Shown:
 			parts = append(parts, strings.Join(s.Keys, " ")+" once shown")
+		case s.Keys != nil && s.Await != "":
+			parts = append(parts, strings.Join(s.Keys, " ")+" once "+s.Await+" shows")
 		case s.Keys != nil:
 			parts = append(parts, strings.Join(s.Keys, " "))
 		case s.Paste:

@@ -158,6 +158,16 @@ func TestDecideSubDeny(t *testing.T) {
 	if _, err := Decide(Request{State: s, Action: "approve", Screen: reason}, km); err == nil {
 		t.Error("approve from the reason dialog: typed")
 	}
+	// With SubDenyThen the Enter waits for the reason dialog: sent to the
+	// permission dialog before it opens, it would approve.
+	km.SubDenyThen = "reason"
+	s.Sub = "ses_c"
+	if p, err := Decide(Request{State: s, Action: "deny"}, km); err != nil || Describe(p) != "Escape, 30ms, Enter once reason shows" || p.Steps[1].Await != "reason" {
+		t.Errorf("deny (sub) with SubDenyThen = %q, %v", Describe(p), err)
+	}
+	if p, _ := Decide(Request{State: s, Action: "approve"}, km); p.Steps[0].Await != "" {
+		t.Errorf("approve waits for %q", p.Steps[0].Await)
+	}
 }
 
 func TestDecideScreen(t *testing.T) {

@@ -14,7 +14,9 @@ import "github.com/agwatch/ag/providers/provider"
 //   - a sub-agent's dialog (the task tool's session) looks the same, but
 //     Escape there opens "△ Reject permission — Tell OpenCode what to do
 //     differently — enter confirm  esc cancel": Escape then Enter rejects
-//     with no reason. Verified 3 of 3 with keys 30 ms apart.
+//     with no reason. Enter waits until the pane shows that dialog: sent
+//     30 ms after Escape it was lost about one time in two in make e2e
+//     (the permission dialog stayed), where it had passed 3 of 3.
 //   - question picker: Escape dismisses the question and ends the turn
 //     (question.rejected); typed text goes only to its "Type your own
 //     answer" row, so no reply is offered on a question.
@@ -23,12 +25,13 @@ import "github.com/agwatch/ag/providers/provider"
 //     shell mode even after spaces, and Enter would run it: refused.
 func (*Provider) Keys() provider.KeyMap {
 	return provider.KeyMap{
-		Approve: []string{"Enter"},
-		Deny:    []string{"Escape"},
-		SubDeny: []string{"Escape", "Enter"},
+		Approve:     []string{"Enter"},
+		Deny:        []string{"Escape"},
+		SubDeny:     []string{"Escape", "Enter"},
+		SubDenyThen: paneRejectReason,
 		// The reason dialog already up (Escape was pressed in the pane):
 		// Enter rejects; there is nothing to approve from it.
-		Screens:         map[string]provider.ScreenKeys{"reject-reason": {Deny: []string{"Enter"}}},
+		Screens:         map[string]provider.ScreenKeys{paneRejectReason: {Deny: []string{"Enter"}}},
 		FinishedPrelude: []string{},
 		DefuseLeading:   " ",
 		UnsafeReply:     unsafeReply,

@@ -43,7 +43,7 @@ func (*Provider) PaneRules() panes.Rules {
 					Skip: re(`^\s*┃?\s*(?:#.*)?$`), Stop: re(`Allow once`), Cut: re(`^\s*┃?\s*\$\s+`)},
 			},
 			{
-				Name: "reject-reason", Kind: panes.Wait, Attention: event.AttnPermission,
+				Name: paneRejectReason, Kind: panes.Wait, Attention: event.AttnPermission,
 				Needs:  []string{"reject permission"},
 				Anchor: re(`enter confirm\s+esc cancel\s*$`),
 				All:    []panes.Near{{Re: re(`△ Reject permission`), From: -8, To: -1}},
@@ -72,3 +72,7 @@ func (*Provider) PaneRules() panes.Rules {
 		},
 	}
 }
+
+// paneRejectReason is the dialog Escape opens on a sub-agent's permission:
+// "Reject permission — Tell OpenCode what to do differently".
+const paneRejectReason = "reject-reason"

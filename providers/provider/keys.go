@@ -29,6 +29,10 @@ type KeyMap struct {
 	// sub is set), when its dialog differs: OpenCode asks for a reason
 	// before it rejects a sub-agent's tool call.
 	SubDeny []string
+	// SubDenyThen, when set, is the pane state SubDeny's first key opens
+	// (OpenCode's reason dialog): the rest of SubDeny is sent only once
+	// the pane shows it, never into the dialog before it.
+	SubDenyThen string
 
 	// Replies type literal text after a prelude. A nil prelude means no
 	// reply is offered in that situation; an empty non-nil one means the

@@ -136,7 +136,7 @@ func TestOpenCode(t *testing.T) {
 	}
 	pane.WaitText(10*time.Second, OpenCodePermission)
 	time.Sleep(2 * time.Second)
-	if out, code := keys("deny"); code != 0 {
+	if out, code := keys("deny"); code != 0 || !strings.Contains(out, "Enter once reject-reason shows") {
 		t.Fatalf("ag-keys deny (sub-agent): %d %s", code, out)
 	}
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
