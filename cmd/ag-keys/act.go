@@ -226,42 +226,44 @@ func (c *cmd) resend(ctx context.Context, pane string, rules *panes.Rules, unsen
 	return false, nil
 }
 
-// awaitInput waits up to provider.SentCheck for the pane to show text in
-// a prompt's input (one of the states named), and fails if it never does:
-// an Enter then could pick the option highlighted.
+// awaitInput waits for the pane to show text in a prompt's input (one of
+// the states named), and fails if it never does: an Enter then could pick
+// the option highlighted.
 func (c *cmd) awaitInput(ctx context.Context, pane string, rules *panes.Rules, input []string, text string) error {
 	want := oneLine(text)
-	for waited := time.Duration(0); waited < provider.SentCheck; waited += sentPoll {
-		screen, err := c.tmux.Capture(ctx, pane, 0)
-		if err != nil {
-			return err
-		}
-		if holds(rules, input, screen, want) {
-			return nil
-		}
-		if err := c.sleep(ctx, sentPoll); err != nil {
-			return err
-		}
+	ok, err := c.await(ctx, pane, func(screen string) bool { return holds(rules, input, screen, want) })
+	if err == nil && !ok {
+		err = fmt.Errorf("the prompt's input never showed the reply in %s: no Enter pressed", provider.SentCheck)
 	}
-	return fmt.Errorf("the prompt's input never showed the reply in %s: no Enter pressed", provider.SentCheck)
+	return err
 }
 
 // awaitState waits for the pane to show state (a dialog the keys before
-// opened), polling as awaitInput does.
+// opened), and fails if it never does.
 func (c *cmd) awaitState(ctx context.Context, pane string, rules *panes.Rules, state string) error {
+	ok, err := c.await(ctx, pane, func(screen string) bool { return panes.Classify(rules, screen).State == state })
+	if err == nil && !ok {
+		err = fmt.Errorf("the pane never showed %s in %s: the rest not typed", state, provider.SentCheck)
+	}
+	return err
+}
+
+// await captures the pane every sentPoll, up to provider.SentCheck, until
+// shows holds for what it shows.
+func (c *cmd) await(ctx context.Context, pane string, shows func(screen string) bool) (bool, error) {
 	for waited := time.Duration(0); waited < provider.SentCheck; waited += sentPoll {
 		screen, err := c.tmux.Capture(ctx, pane, 0)
 		if err != nil {
-			return err
+			return false, err
 		}
-		if panes.Classify(rules, screen).State == state {
-			return nil
+		if shows(screen) {
+			return true, nil
 		}
 		if err := c.sleep(ctx, sentPoll); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return fmt.Errorf("the pane never showed %s in %s: the rest not typed", state, provider.SentCheck)
+	return false, nil
 }
 
 // holds reports whether screen, read with only the named states of rules,

@@ -111,20 +111,20 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		if !plan && attn != event.AttnPermission {
 			return refuse("waiting on a %s, not a permission or plan", orNone(attn))
 		}
-		keys := pick(r.Action == provider.ActApprove, plan, km, r.Screen, st.Sub != "")
+		keys, then := pick(r.Action == provider.ActApprove, plan, km, r.Screen, st.Sub != "")
 		if len(keys) == 0 {
 			return refuse("%s offers no %s for a %s wait", st.Agent, r.Action, attn)
 		}
 		steps := press(keys)
-		if km.SubDenyThen != "" && len(steps) > 1 && slices.Equal(keys, km.SubDeny) {
-			steps[1].Await = km.SubDenyThen
+		if then != "" && len(steps) > 1 {
+			steps[1].Await = then
 		}
 		return Plan{Steps: steps}, nil
 	case provider.ActPlanApprove, provider.ActPlanDeny:
 		if !waiting || attn != event.AttnPlan {
 			return refuse("not waiting on a plan (status %s, attention %s)", orNone(st.Status), orNone(attn))
 		}
-		keys := pick(r.Action == provider.ActPlanApprove, true, km, r.Screen, false)
+		keys, _ := pick(r.Action == provider.ActPlanApprove, true, km, r.Screen, false)
 		if len(keys) == 0 {
 			return refuse("%s offers no %s", st.Agent, r.Action)
 		}
@@ -204,26 +204,27 @@ func CheckToken(r Request) error {
 // pick is the keys for approve (else deny) on a plan or permission wait:
 // the screen's own keys when the pane shows a picker that has them, else
 // a sub-agent's deny keys for a sub-agent's wait (sub), else the map's.
-func pick(approve, plan bool, km provider.KeyMap, screen *panes.Result, sub bool) []string {
+// then is the pane state the keys after the first wait for, if any.
+func pick(approve, plan bool, km provider.KeyMap, screen *panes.Result, sub bool) (keys []string, then string) {
 	if screen != nil && screen.Kind == panes.Wait {
 		if sk, ok := km.Screens[screen.State]; ok {
 			if approve {
-				return sk.Approve
+				return sk.Approve, ""
 			}
-			return sk.Deny
+			return sk.Deny, ""
 		}
 	}
 	switch {
 	case !approve && !plan && sub && len(km.SubDeny) > 0:
-		return km.SubDeny
+		return km.SubDeny, km.SubDenyThen
 	case approve && plan:
-		return km.PlanApprove // never the permission approve: on Claude "1" is auto mode
+		return km.PlanApprove, "" // never the permission approve: on Claude "1" is auto mode
 	case plan:
-		return km.PlanDeny
+		return km.PlanDeny, ""
 	case approve:
-		return km.Approve
+		return km.Approve, ""
 	}
-	return km.Deny
+	return km.Deny, ""
 }
 
 func press(keys []string) []Step {
@@ -247,23 +248,22 @@ func answer(r Request, km provider.KeyMap) (Plan, error) {
 	if r.Screen != nil {
 		p = r.Screen.Picker
 	}
+	byDigit := km.AnswerRow == provider.RowsByDigit || km.AnswerRow == provider.LabelsByDigit
 	switch {
-	case km.AnswerRow == provider.RowsByDown && prelude != nil:
-		if p == nil {
-			return refuse("the pane does not show the question's picker: answer in the pane")
-		}
-		if plan, ok := option(r, p, false); ok {
+	case prelude == nil || km.AnswerRow == "":
+	case km.AnswerRow == provider.RowsByDown && p == nil:
+		return refuse("the pane does not show the question's picker: answer in the pane")
+	case byDigit && (p == nil || len(p.Labels) > 9):
+		// no digits to press: the prelude alone
+	default:
+		if plan, ok := option(r, p, byDigit); ok {
 			return plan, nil
 		}
-		prelude = append(slices.Repeat([]string{"Down"}, p.Down), prelude...)
-	case km.AnswerRow == provider.RowsByDigit && prelude != nil && p != nil && len(p.Labels) <= 9:
-		if plan, ok := option(r, p, true); ok {
-			return plan, nil
-		}
-		prelude = []string{strconv.Itoa(p.At + p.Down + 1)}
-	case km.AnswerRow == provider.LabelsByDigit && prelude != nil && p != nil && len(p.Labels) <= 9:
-		if plan, ok := option(r, p, true); ok {
-			return plan, nil
+		switch km.AnswerRow {
+		case provider.RowsByDown:
+			prelude = append(slices.Repeat([]string{"Down"}, p.Down), prelude...)
+		case provider.RowsByDigit:
+			prelude = []string{strconv.Itoa(p.At + p.Down + 1)}
 		}
 	}
 	return reply(r, prelude, "a question", km, true)

@@ -40,8 +40,10 @@ var (
 //     field under the form as soon as it is chosen; Enter accepts the
 //     field ("User responded: Green", or the text typed). So an answer
 //     that is a choice's label is Down (or Up) to it and Enter; other
-//     text is Down to "Other", the text, and Enter once the field shows
-//     it. With several fields Enter moves to the next, and the last
+//     text is Down to "Other", the text, and Enter after EnterDelay (the
+//     field takes the text as typed: no wait for it to show, which
+//     KeyMap.Input would also impose on the permission's feedback row).
+//     With several fields Enter moves to the next, and the last
 //     submits them all ("colour=Blue, size=Small"): an answer answers the
 //     field on screen. A form that is one text field shows no choices:
 //     no answer is typed. Escape cancels it and the model goes on without

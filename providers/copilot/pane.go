@@ -81,16 +81,6 @@ func (*Provider) PaneRules() panes.Rules {
 				Target: re(`(?i)^ (?:❯ |  )Other \(type your answer(?: below)?\)\s*$`), Within: 12},
 		},
 		panes.State{
-			// "Other" chosen: the text field under the form, text typed in.
-			Name: paneAnswer, Kind: panes.Wait, Attention: event.AttnQuestion, Tool: "ask_user",
-			Aside:  true, // KeyMap.Input's
-			Needs:  []string{"type your answer below"},
-			Anchor: re(`^❯ (\S.*?)\s*$`),
-			All:    []panes.Near{{Re: re(`(?i)^ ❯ Other \(type your answer below\)\s*$`), From: -6, To: -2}},
-			Bottom: 2,
-			Text:   &panes.Text{From: re(`^❯ (\S.*?)\s*$`), Within: 1, Inline: true, Lines: 1},
-		},
-		panes.State{
 			Name: "permission", Kind: panes.Wait, Attention: event.AttnPermission,
 			Needs:  []string{"to navigate · enter to select"},
 			Anchor: footer,
@@ -141,9 +131,6 @@ func (*Provider) PaneRules() panes.Rules {
 	)
 	return panes.Rules{Lines: 45, States: states}
 }
-
-// paneAnswer is the text field "Other" opens in a question's form.
-const paneAnswer = "question-answer"
 
 // planState names the plan picker whose Interactive choice is digit n.
 func planState(n int) string { return "plan-" + strconv.Itoa(n) }

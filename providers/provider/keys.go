@@ -94,8 +94,9 @@ type RowKeys string
 
 const (
 	// RowsByDown: Down from the cursor as many rows as the pane shows,
-	// then AnswerPrelude (omp's "Other (type your own)", reached only so);
-	// no answer is typed when the pane shows no such picker.
+	// then AnswerPrelude (omp's "Other (type your own)" and Copilot's
+	// "Other (type your answer)", reached only so); no answer is typed
+	// when the pane shows no such picker.
 	RowsByDown RowKeys = "down"
 	// RowsByDigit: the row's digit, for at most nine rows (Claude's
 	// "Type something."); without such a picker, AnswerPrelude alone.
