@@ -129,10 +129,13 @@ func TestTranscriptRoots(t *testing.T) {
 func TestRolloutsSince(t *testing.T) {
 	h := newHome(t)
 	old := "sessions/2026/11/01/rollout-2026-11-01T10-00-00-00000000-0000-0000-0000-000000000001.jsonl"
-	cur := "sessions/2026/11/30/rollout-2026-11-30T02-16-40-01a22a3d-7489-75e1-a18e-a8dc8b3849ac.jsonl"
+	// Today's folder, as Codex names it (local time): a fixed date falls
+	// out of the one-day window once the calendar passes it.
+	now := time.Now()
+	cur := "sessions/" + now.Format("2006/01/02") + "/rollout-" + now.Format("2006-01-02T15-04-05") + "-01a22a3d-7489-75e1-a18e-a8dc8b3849ac.jsonl"
 	h.write(old, "{}\n")
 	h.write(cur, "{}\n")
-	h.write("sessions/2026/11/30/notes.txt", "x")
+	h.write("sessions/"+now.Format("2006/01/02")+"/notes.txt", "x")
 	past := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
 	os.Chtimes(filepath.Join(h.dir, "codex", old), past, past)
 	all, err := Rollouts(h.ie.Env, time.Time{})
