@@ -31,7 +31,8 @@ One word, then --pane:
   answer TEXT    a question: the answer (in a picker that is read — Claude's
                  one question, omp's ask, Gemini's and Copilot's ask_user
                  — an option's label picks that option; other text goes
-                 into its own-answer row)
+                 into its own-answer row; a field of free text, Copilot's,
+                 takes the text straight in)
 
 An action is refused (exit 1, with a keys event saying why) when --token
 no longer matches the session's state (a token ahead of the state file,

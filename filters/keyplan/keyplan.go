@@ -238,14 +238,18 @@ func press(keys []string) []Step {
 	return steps
 }
 
-// answer types the text as a question's own answer: into the picker's
-// own-answer row when the agent's picker takes one (reached by Down, or by
-// its digit), else after AnswerPrelude. An answer that is one of the
+// answer types the text as a question's own answer: straight into the
+// question's text field when the pane shows one (KeyMap.Fields); into the
+// picker's own-answer row when the agent's picker takes one (reached by
+// Down, or by its digit), else after AnswerPrelude. An answer that is one of the
 // picker's options, in any case, picks that option (KeyMap.AnswerRow).
 func answer(r Request, km provider.KeyMap) (Plan, error) {
 	prelude := km.AnswerPrelude
 	var p *panes.Picker
 	if r.Screen != nil {
+		if r.Screen.Kind == panes.Wait && slices.Contains(km.Fields, r.Screen.State) {
+			return reply(r, []string{}, "a question", km, false)
+		}
 		p = r.Screen.Picker
 	}
 	byDigit := km.AnswerRow == provider.RowsByDigit || km.AnswerRow == provider.LabelsByDigit

@@ -347,3 +347,33 @@ func TestDecideEstimated(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideField: a question whose pane shows its own text field takes
+// the text straight in (KeyMap.Fields), whatever its rows would need.
+func TestDecideField(t *testing.T) {
+	km := provider.KeyMap{AnswerPrelude: []string{}, AnswerRow: provider.RowsByDown, Fields: []string{"field"}}
+	field := &panes.Result{Kind: panes.Wait, State: "field", Attention: "question"}
+	form := &panes.Result{Kind: panes.Wait, State: "form", Attention: "question"}
+	for _, tc := range []struct {
+		screen        *panes.Result
+		text          string
+		want, refusal string
+	}{
+		{field, "Ada", `"Ada", 150ms, Enter`, ""},
+		{field, "3", `"3", 150ms, Enter`, ""}, // no option a digit could pick
+		{field, " ", "", "empty reply"},
+		{form, "Ada", "", "does not show the question's picker"},
+		{&panes.Result{Kind: panes.Idle, State: "field"}, "Ada", "", "no prompt"},
+	} {
+		p, err := Decide(Request{State: st("waiting", "question"), Action: "answer", Text: tc.text, Screen: tc.screen}, km)
+		if tc.refusal != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.refusal) {
+				t.Errorf("%s %q: %q, %v; want refusal %q", tc.screen.State, tc.text, Describe(p), err, tc.refusal)
+			}
+			continue
+		}
+		if err != nil || Describe(p) != tc.want {
+			t.Errorf("%s %q: %q, %v; want %q", tc.screen.State, tc.text, Describe(p), err, tc.want)
+		}
+	}
+}

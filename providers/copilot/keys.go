@@ -45,9 +45,11 @@ var (
 //     KeyMap.Input would also impose on the permission's feedback row).
 //     With several fields Enter moves to the next, and the last
 //     submits them all ("colour=Blue, size=Small"): an answer answers the
-//     field on screen. A form that is one text field shows no choices:
-//     no answer is typed. Escape cancels it and the model goes on without
-//     an answer.
+//     field on screen. A field of free text shows no choices, only "❯"
+//     between two rules, the cursor in it: an answer is typed straight
+//     in and Enter accepts it ("User responded: Ada 42"), a digit too
+//     (pane state question-field). Escape cancels the form and the model
+//     goes on without an answer.
 //   - reply when finished: straight into the composer. Copilot trims a
 //     leading space and reads "/" as a command and "!" as a shell command
 //     run with no approval (the seeds, on 1.0.71), so such text is
@@ -63,6 +65,7 @@ func (*Provider) Keys() provider.KeyMap {
 		FinishedPrelude:   []string{},
 		AnswerPrelude:     []string{},
 		AnswerRow:         provider.RowsByDown,
+		Fields:            []string{"question-field"},
 		UnsafeReply:       unsafeReply,
 		Screens:           map[string]provider.ScreenKeys{},
 	}

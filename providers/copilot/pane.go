@@ -31,7 +31,9 @@ var _ provider.PaneDetector = (*Provider)(nil)
 //	            fields a tab row ("[Colour]  Size"), the field's title, its
 //	            choices and "Other (type your answer)", "↑/↓ select · enter
 //	            accept · ctrl+d decline · esc cancel" ("· tab next ·" with
-//	            several); a text field shows "❯" under its title instead.
+//	            several); a text field shows "❯" between two rules under
+//	            its title instead, and the footer has no "↑/↓ select"
+//	            (question-field).
 //	            On "Other" ("Other (type your answer below)") a text field
 //	            "❯ <text>" between two rules opens under the form
 //	working     the footer "◎ Working esc esc edit prompt" (● … interrupt
@@ -64,7 +66,22 @@ func (*Provider) PaneRules() panes.Rules {
 				Skip: re(`^\s*─+\s*$`), Stop: option1},
 		})
 	}
+	questionText := &panes.Text{From: needsInfo.Re, Within: 30, Lines: 1}
 	states = append(states,
+		panes.State{
+			// A field of free text, the cursor in it: no choices, so the
+			// footer starts at "enter accept"; the field is "❯" (and what
+			// is typed) between two rules inside the form.
+			Name: "question-field", Kind: panes.Wait, Attention: event.AttnQuestion,
+			Needs:  []string{"enter accept"},
+			Anchor: re(`(?i)^\s*enter accept\b.*\besc cancel\b`),
+			All: []panes.Near{needsInfo,
+				{Re: re(`^ ❯(?: .*)?$`), From: -4, To: -2},
+				{Re: re(`^ ─{8,}\s*$`), From: -2, To: -1}},
+			Bottom: 1,
+			Tool:   "ask_user",
+			Text:   questionText,
+		},
 		panes.State{
 			Name: "question", Kind: panes.Wait, Attention: event.AttnQuestion,
 			Needs:  []string{"enter accept"},
@@ -73,7 +90,7 @@ func (*Provider) PaneRules() panes.Rules {
 			// With "Other" chosen, the text field it opens sits below.
 			Bottom: 5,
 			Tool:   "ask_user",
-			Text:   &panes.Text{From: needsInfo.Re, Within: 30, Lines: 1},
+			Text:   questionText,
 			// A field's choices sit two columns in ("   Green", "❯ Blue"),
 			// the title, the question and the tab row of several fields
 			// one; "Other (type your answer)" is last.

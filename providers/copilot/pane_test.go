@@ -34,7 +34,7 @@ func TestPaneRules(t *testing.T) {
 		{"question-other-typed", "question", "question", "ask_user", "Which colour?"},
 		{"question-two", "question", "question", "ask_user", "Pick both"},
 		{"question-two-second", "question", "question", "ask_user", "Pick both"},
-		{"question-text", "question", "question", "ask_user", "Your name"},
+		{"question-text", "question-field", "question", "ask_user", "Your name"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			b, err := os.ReadFile("testdata/screens/" + tc.file + ".txt")

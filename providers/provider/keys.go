@@ -50,6 +50,12 @@ type KeyMap struct {
 	// Down to it and Enter.
 	AnswerRow RowKeys
 
+	// Fields names pane states that show a question's own text field
+	// with the cursor in it (Copilot's ask_user field of free text): an
+	// answer is its text and Enter, typed straight in whatever AnswerRow
+	// says, and any text is an answer there, a digit too.
+	Fields []string
+
 	// Paste types a reply's text as one bracketed paste (tmux paste-buffer
 	// -p) rather than a burst of keys: one input event, however busy the
 	// agent is. Gemini's question starts its custom value afresh at each

@@ -95,8 +95,9 @@ func (w *copilotWorld) wait(t *testing.T, prompt, attn, tool, text string) event
 // turn, the meters from events.jsonl, a command approved with ag-keys (1)
 // and one denied (Escape: the session idle, the command not run), a
 // denial with feedback (ag-keys reply: the model goes on), one call's two
-// dialogs (URL access, then the command), a question (no keys offered),
-// a plan review approved on its Interactive row, one Escape at work
+// dialogs (URL access, then the command), questions answered with
+// ag-keys (a choice's label, other text in Other's field, a field of free
+// text), a plan review approved on its Interactive row, one Escape at work
 // (nothing) and Escape Escape (the prompt taken back: idle), Ctrl+C, an
 // API error (failed), and /exit (gone).
 func TestCopilot(t *testing.T) {
@@ -207,6 +208,22 @@ func TestCopilot(t *testing.T) {
 	}
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
 	p.WaitText(10*time.Second, "└ Teal please")
+	t.Log("-- a field of free text: the answer straight in, a digit too, and Enter")
+	const askName = `CALL: ask_user {"message":"Your name","requestedSchema":{"properties":{"name":{"type":"string","title":"Name"}}}}`
+	w.wait(t, askName, event.AttnQuestion, "ask_user", "Your name")
+	p.WaitText(10*time.Second, CopilotQuestion, "enter accept · ctrl+d decline")
+	if out, code := w.keys(t, event.StatusWaiting, "answer", "Ada 42"); code != 0 || !strings.Contains(out, `Ada 42`) {
+		t.Errorf("ag-keys answer Ada 42: exit %d %s", code, out)
+	}
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "└ Ada 42")
+	w.wait(t, askName, event.AttnQuestion, "ask_user", "Your name")
+	p.WaitText(10*time.Second, CopilotQuestion, "enter accept · ctrl+d decline")
+	if out, code := w.keys(t, event.StatusWaiting, "answer", "7"); code != 0 {
+		t.Errorf("ag-keys answer 7: exit %d %s", code, out)
+	}
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "└ 7")
 
 	t.Log("-- a plan review (plan mode): waiting(plan), plan-approve types the Interactive row's digit")
 	p.WaitText(30*time.Second, CopilotIdle)
