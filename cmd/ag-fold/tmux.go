@@ -172,6 +172,16 @@ func (p *pusher) stop(ctx context.Context, clear bool) {
 	p.mu.Lock()
 	p.model = newModel(p.self)
 	p.mu.Unlock()
+	if p.panes == nil {
+		// A push cut short (stop cancels the one under way) left what
+		// tmux has unknown: the list finds this run's options there.
+		if err := p.list(ctx); err != nil {
+			if !errors.Is(err, tmux.ErrNoServer) {
+				p.fail(err)
+			}
+			return
+		}
+	}
 	if len(p.applied) > 0 {
 		if err := p.push(ctx, tmuxopts.Set{}); err != nil {
 			p.fail(err)

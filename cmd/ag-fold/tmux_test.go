@@ -13,6 +13,7 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/tmux"
+	"github.com/agwatch/ag/filters/tmuxopts"
 )
 
 // tmuxServer starts a private tmux server: window 0 split in two panes
@@ -176,6 +177,34 @@ func TestPusherWithoutServer(t *testing.T) {
 	}
 	if p.backoff < retryMin {
 		t.Errorf("backoff = %v", p.backoff)
+	}
+}
+
+// The pipeline ends while a push is under way: stop cancels it, and the
+// push, not knowing what tmux took, forgets what it had applied. The clear
+// must still remove every option: it lists the panes again and unsets
+// what it finds there. (Seen once under load in t/'s
+// TestTmuxFoldOptionsAndFormats: "[done][done][1]" left after the end.)
+func TestPusherStopAfterInterruptedPush(t *testing.T) {
+	c := tmuxServer(t)
+	ctx := context.Background()
+	var errs []string
+	p := newPusher(c, hostname.Named("vm"), func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, time.Now)
+	p.update([]event.Event{mkState(1, "a", "%0", "done", "", ""), mkState(1, "b", "%2", "waiting", "permission", "Bash")})
+	if !p.sync(ctx) {
+		t.Fatalf("sync: %v", errs)
+	}
+	// What push does when its tmux call fails or is cancelled.
+	p.panes, p.server, p.applied = nil, "", map[tmuxopts.Target]tmuxopts.Values{}
+	p.start(ctx)
+	p.stop(ctx, true)
+	got := show(t, c, "p", "%0", "@ag_status") + show(t, c, "w", "%0", "@ag_window_status") +
+		show(t, c, "p", "%2", "@ag_status") + show(t, c, "g", "", "@ag_done") + show(t, c, "g", "", "@ag_summary")
+	if got != "" {
+		t.Errorf("stop after an interrupted push left %q", got)
+	}
+	if len(errs) != 0 {
+		t.Errorf("errors: %v", errs)
 	}
 }
 
