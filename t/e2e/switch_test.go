@@ -12,9 +12,9 @@ import (
 )
 
 // switchers are the agents whose TUI starts a new session in place with a
-// command, and goes back to an older one from a picker (Claude's /clear
-// and /resume, Gemini's, Pi's and omp's /new have their own tests): the
-// commands, and what the pane shows once the new session takes prompts.
+// command, and goes back to an older one from a picker (Claude's and
+// Gemini's /clear and /resume have their own tests): the commands, and
+// what the pane shows once the new session takes prompts.
 var switchers = []struct {
 	agent, command, ready string
 	resume                string // opens the picker, newest first: Down, Enter is the one before
@@ -25,6 +25,8 @@ var switchers = []struct {
 	{agent: "codex", command: "/new", ready: CodexIdle, resume: "/resume"},
 	{agent: "opencode", command: "/new", ready: OpenCodeReady, resume: "/sessions", many: true},
 	{agent: "copilot", command: "/clear", ready: CopilotIdle, resume: "/resume"},
+	{agent: "pi", command: "/new", ready: PiReady, resume: "/resume"},
+	{agent: "omp", command: "/new", ready: OmpReady, resume: "/resume"},
 }
 
 // TestSwitchSessionInPlace: a session done in a pane, the agent's command
