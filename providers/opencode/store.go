@@ -52,10 +52,19 @@ func NewStore(path string, env paths.Env) *Store {
 // (WAL: a reader never blocks OpenCode's writers, and a short one never
 // holds back a checkpoint for long). Parts are read in rowid order from
 // the last one read, which is the checkpoint.
+//
+// SQLite gives a new row the rowid after the largest in the table, so
+// rowids come again once the newest rows are deleted: OpenCode deletes a
+// turn /undo took back when the next prompt is sent, and the next turn's
+// parts take its rowids. Each read first looks at the row the cursor
+// stands on; when it is gone or another part (VACUUM renumbers rows too),
+// the steps made since the newest one read are found by their time.
 type Store struct {
 	path    string
 	db      *sql.DB
-	last    int64 // rowid of the newest step read
+	last    int64  // rowid of the newest step read
+	lastID  string // its part id ("" when not known)
+	created int64  // the newest time_created read (ms; 0 when not known)
 	Windows func(model string) int64
 }
 
@@ -77,42 +86,95 @@ func (s *Store) Read(emit func(*event.Event)) error {
 		db.SetConnMaxIdleTime(time.Second) // let go of the file between reads
 		s.db = db
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.moved(ctx, emit); err != nil {
+		return err
+	}
 	for {
-		n, err := s.read(emit)
+		n, err := s.read(ctx, s.db, emit, stepQuery, s.last, batch)
 		if err != nil || n < batch {
 			return err
 		}
 	}
 }
 
-// stepQuery: the steps after a rowid, each with its message (model) and
-// session (the parent a sub-agent's session belongs to, and the cost of
-// the whole tree so far: OpenCode counts it per session).
-const stepQuery = `SELECT p.rowid, p.session_id, p.time_created, p.data, m.data, coalesce(s.parent_id, ''),
+// stepCols: a step, with its message (model) and session (the parent a
+// sub-agent's session belongs to, and the cost of the whole tree so far:
+// OpenCode counts it per session).
+const stepCols = `SELECT p.rowid, p.id, p.session_id, p.time_created, p.data, m.data, coalesce(s.parent_id, ''),
   (SELECT coalesce(sum(t.cost), 0) FROM session t WHERE t.id = coalesce(s.parent_id, s.id) OR t.parent_id = coalesce(s.parent_id, s.id))
 FROM part p JOIN message m ON m.id = p.message_id JOIN session s ON s.id = p.session_id
-WHERE p.rowid > ? AND json_extract(p.data, '$.type') = 'step-finish'
-ORDER BY p.rowid LIMIT ?`
+WHERE json_extract(p.data, '$.type') = 'step-finish' AND `
 
-func (s *Store) read(emit func(*event.Event)) (int, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	rows, err := s.db.QueryContext(ctx, stepQuery, s.last, batch)
+// stepQuery: the steps after a rowid; sinceQuery: those made after a
+// time, up to a rowid.
+const (
+	stepQuery  = stepCols + `p.rowid > ? ORDER BY p.rowid LIMIT ?`
+	sinceQuery = stepCols + `p.time_created > ? AND p.rowid <= ? ORDER BY p.rowid`
+)
+
+// moved checks the row the cursor stands on. When it is gone or another
+// part, the steps made since the newest one read are emitted wherever
+// they are, and the cursor moves to the table's last row: one read
+// transaction, so that no row comes between the two.
+func (s *Store) moved(ctx context.Context, emit func(*event.Event)) error {
+	if s.lastID == "" {
+		return nil
+	}
+	var id string
+	switch err := s.db.QueryRowContext(ctx, `SELECT id FROM part WHERE rowid = ?`, s.last).Scan(&id); {
+	case err == nil && id == s.lastID:
+		return nil
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return s.queryErr(err)
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		if strings.Contains(err.Error(), "no such table") {
-			return 0, nil // OpenCode is creating the database: not ready yet
+		return s.queryErr(err)
+	}
+	defer tx.Rollback()
+	var top int64
+	var topID string
+	if err := tx.QueryRowContext(ctx, `SELECT rowid, id FROM part ORDER BY rowid DESC LIMIT 1`).Scan(&top, &topID); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return s.queryErr(err)
+	}
+	if s.created > 0 { // else (a checkpoint that did not say) only on from the top
+		if _, err := s.read(ctx, tx, emit, sinceQuery, s.created, top); err != nil {
+			return err
 		}
-		return 0, fmt.Errorf("%s: %w", s.path, err)
+	}
+	s.last, s.lastID = top, topID
+	return nil
+}
+
+func (s *Store) queryErr(err error) error {
+	if strings.Contains(err.Error(), "no such table") {
+		return nil // OpenCode is creating the database: not ready yet
+	}
+	return fmt.Errorf("%s: %w", s.path, err)
+}
+
+// querier is the database or a transaction on it.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// read runs a step query through q and emits its steps.
+func (s *Store) read(ctx context.Context, q querier, emit func(*event.Event), query string, args ...any) (int, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, s.queryErr(err)
 	}
 	defer rows.Close()
 	n := 0
 	for rows.Next() {
 		var r stepRow
-		if err := rows.Scan(&r.rowid, &r.session, &r.created, &r.part, &r.message, &r.parent, &r.cost); err != nil {
+		if err := rows.Scan(&r.rowid, &r.id, &r.session, &r.created, &r.part, &r.message, &r.parent, &r.cost); err != nil {
 			return n, fmt.Errorf("%s: %w", s.path, err)
 		}
 		n++
-		s.last = r.rowid
+		s.last, s.lastID, s.created = r.rowid, r.id, max(s.created, r.created)
 		if e, ok := s.meter(&r); ok {
 			emit(&e)
 		}
@@ -125,10 +187,10 @@ func (s *Store) read(emit func(*event.Event)) (int, error) {
 
 // stepRow is one step as the query returns it.
 type stepRow struct {
-	rowid, created  int64
-	session, parent string
-	part, message   []byte
-	cost            float64
+	rowid, created      int64
+	id, session, parent string
+	part, message       []byte
+	cost                float64
 }
 
 // meter is a step's meter event; ok is false for a row that is not one
@@ -209,16 +271,22 @@ func (s *Store) Close() error {
 	return err
 }
 
-// checkpoint is what Checkpoint saves: the newest step read.
+// checkpoint is what Checkpoint saves: the newest step read, and the
+// newest time read (id and created are absent from the checkpoints of
+// earlier builds).
 type checkpoint struct {
-	V     int   `json:"v"`
-	RowID int64 `json:"rowid"`
+	V       int    `json:"v"`
+	RowID   int64  `json:"rowid"`
+	ID      string `json:"id,omitempty"`
+	Created int64  `json:"created,omitempty"`
 }
 
-// Checkpoint saves the rowid of the newest step read.
-func (s *Store) Checkpoint() ([]byte, error) { return json.Marshal(checkpoint{1, s.last}) }
+// Checkpoint saves the cursor.
+func (s *Store) Checkpoint() ([]byte, error) {
+	return json.Marshal(checkpoint{1, s.last, s.lastID, s.created})
+}
 
-// Restore goes on after a saved rowid.
+// Restore goes on from a saved cursor.
 func (s *Store) Restore(b []byte) error {
 	var c checkpoint
 	if err := json.Unmarshal(b, &c); err != nil {
@@ -227,6 +295,6 @@ func (s *Store) Restore(b []byte) error {
 	if c.V != 1 || c.RowID < 0 {
 		return fmt.Errorf("opencode store checkpoint: version %d", c.V)
 	}
-	s.last = c.RowID
+	s.last, s.lastID, s.created = c.RowID, c.ID, c.Created
 	return nil
 }

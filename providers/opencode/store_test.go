@@ -125,6 +125,84 @@ func TestStore(t *testing.T) {
 	}
 }
 
+// TestStoreUndo: the newest rows deleted (what /undo took back goes when
+// the next prompt is sent) and new ones written in their rowids, before
+// the next Read or between two; VACUUM's renumbering reads the same way.
+// Every new step is a meter once, and none read before comes again.
+func TestStoreUndo(t *testing.T) {
+	ids := func(evs []event.Event) (s []int64) {
+		for _, e := range evs {
+			s = append(s, e.Tokens.In)
+		}
+		return s
+	}
+	undo := func(w *writer, from int) {
+		w.exec("DELETE FROM part WHERE message_id >= ?", fmt.Sprintf("msg_%04d", from))
+		w.exec("DELETE FROM message WHERE id >= ?", fmt.Sprintf("msg_%04d", from))
+	}
+	for _, tc := range []struct {
+		name string
+		run  func(w *writer, s *Store) []event.Event
+		want []int64
+		// another store read them (restored from s's checkpoint)
+		other bool
+	}{
+		{"the last turn deleted, a new one in its rowids", func(w *writer, s *Store) []event.Event {
+			undo(w, 3)
+			w.step("ses_a", 30, 1, 0)
+			return readAll(t, s)
+		}, []int64{30}, false},
+		{"deleted and read, then the new one", func(w *writer, s *Store) []event.Event {
+			undo(w, 2)
+			got := readAll(t, s)
+			w.step("ses_a", 30, 1, 0)
+			return append(got, readAll(t, s)...)
+		}, []int64{30}, false},
+		{"two new turns where one was", func(w *writer, s *Store) []event.Event {
+			undo(w, 3)
+			w.step("ses_a", 30, 1, 0)
+			w.step("ses_a", 40, 1, 0)
+			return readAll(t, s)
+		}, []int64{30, 40}, false},
+		{"renumbered by VACUUM", func(w *writer, s *Store) []event.Event {
+			w.exec("DELETE FROM part WHERE id = 'prt_tmsg_0001'") // a gap VACUUM closes
+			w.exec("VACUUM")
+			w.step("ses_a", 30, 1, 0)
+			return readAll(t, s)
+		}, []int64{30}, false},
+		{"a checkpoint taken before the undo", func(w *writer, s *Store) []event.Event {
+			cp, _ := s.Checkpoint()
+			undo(w, 3)
+			w.step("ses_a", 30, 1, 0)
+			r := &Store{path: s.path, Windows: window}
+			defer r.Close()
+			if err := r.Restore(cp); err != nil {
+				t.Fatal(err)
+			}
+			return readAll(t, r)
+		}, []int64{30}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path, w := newDB(t)
+			s := &Store{path: path, Windows: window}
+			defer s.Close()
+			w.session("ses_a", "", 0.5)
+			for _, in := range []int64{10, 11, 12} {
+				w.step("ses_a", in, 1, 0)
+			}
+			if got := ids(readAll(t, s)); len(got) != 3 {
+				t.Fatalf("first read: %v", got)
+			}
+			if got := ids(tc.run(w, s)); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("meters %v, want %v", got, tc.want)
+			}
+			if got := readAll(t, s); len(got) != 0 && !tc.other {
+				t.Errorf("a Read with nothing new: %v", ids(got))
+			}
+		})
+	}
+}
+
 // TestStoreMissing: a database that is not there yet, or that OpenCode
 // has created but not filled with its tables yet, is no error.
 func TestStoreMissing(t *testing.T) {
