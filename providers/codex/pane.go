@@ -28,27 +28,29 @@ var _ provider.PaneDetector = (*Provider)(nil)
 //	            replaces the placeholder and drops "? for shortcuts"
 func (*Provider) PaneRules() panes.Rules {
 	re := regexp.MustCompile
-	heading := re(`(?i)would you like to (?:run the following command|make the following edits|grant these permissions)\?`)
+	// In a narrow pane (40 columns) the heading wraps after "the
+	// following", and the footer after "esc to".
+	heading := re(`(?i)would you like to (?:run the following|make the following|grant these)\b`)
 	return panes.Rules{
 		Lines: 40,
 		States: []panes.State{
 			{
 				Name: "permission", Kind: panes.Wait, Attention: event.AttnPermission,
-				Anchor: re(`(?i)^\s*press enter to confirm or esc to cancel\s*$`),
+				Anchor: re(`(?i)^\s*press enter to confirm(?: or esc to(?: cancel)?)?\s*$`),
 				All:    []panes.Near{{Re: re(`^\s*(?:›\s*)?1\.\s+Yes\b`), From: -12, To: -1}},
 				Any: []panes.Near{
 					{Re: heading, From: -40, To: -1},
 					{Re: re(`(?i)\(esc\)\s*$`), From: -6, To: -1},
 				},
-				Bottom: 1,
+				Bottom: 2,
 				Tools: []panes.ToolLine{
-					{Re: re(`(?i)would you like to run the following command\?`), Tool: "Bash", Within: 40},
-					{Re: re(`(?i)would you like to make the following edits\?`), Tool: "apply_patch", Within: 40},
+					{Re: re(`(?i)would you like to run the following\b`), Tool: "Bash", Within: 40},
+					{Re: re(`(?i)would you like to make the following\b`), Tool: "apply_patch", Within: 40},
 				},
 				// The command: the "$ …" line under the heading, without the
 				// "$ ", so it reads as the hook's text does.
 				Text: &panes.Text{From: heading, Within: 40, Lines: 1,
-					Skip: re(`(?i)^\s*(?:environment|reason|permission rule):`),
+					Skip: re(`(?i)^\s*(?:(?:environment|reason|permission rule):|(?:command|edits|permissions)\?\s*$)`),
 					Stop: re(`^\s*(?:›\s*)?1\.\s`),
 					Cut:  re(`^\$\s`)},
 			},

@@ -17,6 +17,7 @@ func TestPaneRules(t *testing.T) {
 		{"idle-after-turn", "idle", "", "", ""},
 		{"working", "working", "", "", ""},
 		{"permission", "permission", "permission", "Bash", "touch made-by-codex.txt"},
+		{"permission-40x16", "permission", "permission", "Bash", "echo narrow > narrow.txt"}, // the footer wraps, the options scroll
 		{"denied", "idle", "", "", ""}, // the prompt is gone: Escape returned to the composer
 		{"draft", "", "", "", ""},      // a typed draft is neither idle nor a wait
 	} {

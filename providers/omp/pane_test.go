@@ -28,6 +28,11 @@ func TestPaneRules(t *testing.T) {
 	if r.State != "approval" || r.Attention != "permission" || r.Tool != "bash" || r.Text != "echo marker > marker.txt" {
 		t.Errorf("Classify = %+v", r)
 	}
+	// 40 columns: the footer wraps its "cancel" onto a line of its own.
+	r = panes.Classify(&rules, screen(t, "approval-40x16.txt"))
+	if r.State != "approval" || r.Attention != "permission" || r.Tool != "bash" || r.Text != "echo narrow > narrow.txt" {
+		t.Errorf("Classify at 40 columns = %+v", r)
+	}
 	if r := panes.Classify(&rules, "  the model said: up/down navigate  enter select  esc cancel\n"); r.Kind != panes.None {
 		t.Errorf("a line that only looks like the footer: %+v", r)
 	}

@@ -37,7 +37,9 @@ func (*Provider) PaneRules() panes.Rules {
 				Needs:  []string{"allow once"},
 				Anchor: re(`^\s*┃?\s*Allow once\s+Allow always\s+Reject\b`),
 				All:    []panes.Near{{Re: re(`△ Permission required`), From: -12, To: -1}},
-				Bottom: 2,
+				// Under 100 columns or so the footer ("ctrl+f fullscreen
+				// ⇆ select enter confirm") wraps below the buttons.
+				Bottom: 4,
 				Tools:  []panes.ToolLine{{Re: re(`#\s*Shell command`), Tool: "bash", Within: 12}},
 				Text: &panes.Text{From: re(`△ Permission required`), Within: 12, Lines: 1,
 					Skip: re(`^\s*┃?\s*(?:#.*)?$`), Stop: re(`Allow once`), Cut: re(`^\s*┃?\s*\$\s+`)},

@@ -17,6 +17,7 @@ func TestPaneRules(t *testing.T) {
 		{"idle", "idle", "", "", ""},
 		{"working", "working", "", "", ""},
 		{"permission", "permission", "permission", "bash", "echo cap > cap.txt"},
+		{"permission-60x20", "permission", "permission", "bash", "echo narrow > narrow.txt"}, // the footer wraps under the buttons
 		{"sub-permission", "permission", "permission", "bash", "echo cap2 > cap2.txt"},
 		{"sub-reject", "reject-reason", "permission", "", ""},
 	} {
