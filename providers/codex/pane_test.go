@@ -17,7 +17,8 @@ func TestPaneRules(t *testing.T) {
 		{"idle-after-turn", "idle", "", "", ""},
 		{"working", "working", "", "", ""},
 		{"permission", "permission", "permission", "Bash", "touch made-by-codex.txt"},
-		{"permission-40x16", "permission", "permission", "Bash", "echo narrow > narrow.txt"}, // the footer wraps, the options scroll
+		// 40 columns: the heading and the footer wrap, the options scroll.
+		{"permission-40x16", "permission", "permission", "Bash", "echo narrow > narrow.txt"},
 		{"denied", "idle", "", "", ""}, // the prompt is gone: Escape returned to the composer
 		{"draft", "", "", "", ""},      // a typed draft is neither idle nor a wait
 	} {

@@ -51,8 +51,7 @@ func (*Provider) PaneRules() panes.Rules {
 		}, {
 			Name: "approval", Kind: panes.Wait, Attention: event.AttnPermission,
 			Needs:  []string{"allow tool:"},
-			// (In 40 columns "cancel" wraps onto the next line.)
-			Anchor: re(`up/down navigate\s+enter select\b`),
+			Anchor: re(`up/down navigate\s+enter select\b`), // "esc cancel" wraps in 40 columns
 			All:    []panes.Near{{Re: re(`^\s*│?\s*❯?\s*Approve\b`), From: -6, To: -1}, {Re: re(`Allow tool:`), From: -12, To: -1}},
 			Bottom: 3,
 			Tools:  []panes.ToolLine{{Re: re(`Allow tool:\s*([A-Za-z0-9_.:-]+)`), Within: 12}},
