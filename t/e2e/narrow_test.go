@@ -33,8 +33,9 @@ func TestNarrowPane(t *testing.T) {
 	}{
 		{claude.ID, 60, 20}, {codex.ID, 60, 20}, {opencode.ID, 60, 20}, {omp.ID, 60, 20}, {copilot.ID, 60, 20}, {gemini.ID, 60, 20},
 		// In 40 columns Codex's heading and footer wrap, and omp's footer;
-		// Copilot's composer drops its footer there (no "/ commands").
-		{codex.ID, 40, 16}, {omp.ID, 40, 16},
+		// Copilot's idle composer drops its footer there ("/ commands"),
+		// which the harness waits for before it types.
+		{codex.ID, 40, 16}, {omp.ID, 40, 16}, {claude.ID, 40, 16}, {opencode.ID, 40, 16}, {gemini.ID, 40, 16},
 	} {
 		size := fmt.Sprintf("%dx%d", tc.w, tc.h)
 		t.Run(tc.agent+"-"+size, func(t *testing.T) {
