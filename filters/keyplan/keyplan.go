@@ -241,8 +241,9 @@ func press(keys []string) []Step {
 // answer types the text as a question's own answer: straight into the
 // question's text field when the pane shows one (KeyMap.Fields); into the
 // picker's own-answer row when the agent's picker takes one (reached by
-// Down, or by its digit), else after AnswerPrelude. An answer that is one of the
-// picker's options, in any case, picks that option (KeyMap.AnswerRow).
+// Down, or by its digit), else after AnswerPrelude. An answer that is one
+// of the picker's options, in any case, picks that option
+// (KeyMap.AnswerRow).
 func answer(r Request, km provider.KeyMap) (Plan, error) {
 	prelude := km.AnswerPrelude
 	var p *panes.Picker
