@@ -209,15 +209,25 @@ func (s *session) fresh(e *event.Event, sameMoment time.Duration) bool {
 	return false
 }
 
-// endsBadly: the turn a hook now says ended was, a moment before, ended
-// by the transcript as failed or interrupted. Gemini CLI fires AfterAgent
-// after an API error and after Escape too, milliseconds after its chat
-// records the error or "Request cancelled.", and the hook cannot tell: the
-// transcript says how the turn ended, whichever arrives first.
+// endsBadly: the turn now said to have ended had already ended as failed
+// or interrupted.
+//   - The same run: that turn is over, and not well. Claude Code writes a
+//     turn_duration line after an API error as after any turn, a few ms
+//     after the error's line; read before the StopFailure hook, it made a
+//     failed turn done for a moment (t/e2e TestClaudeLifecycle, once).
+//   - A hook's end a moment after the transcript's failure, run unknown:
+//     Gemini CLI fires AfterAgent after an API error and after Escape too,
+//     milliseconds after its chat records the error or "Request
+//     cancelled.", and the hook cannot tell: the transcript says how the
+//     turn ended, whichever arrives first.
 func (s *session) endsBadly(e *event.Event, sameMoment time.Duration) bool {
-	return e.Kind == event.TurnEnd && e.Src == event.SrcHook && s.assertSrc != event.SrcHook &&
-		(s.assertKind == event.TurnFail || s.assertKind == event.Interrupt) &&
-		!e.T.Before(s.assertT) && e.T.Sub(s.assertT) <= sameMoment
+	if e.Kind != event.TurnEnd || (s.assertKind != event.TurnFail && s.assertKind != event.Interrupt) || e.T.Before(s.assertT) {
+		return false
+	}
+	if e.Run != "" && e.Run == s.st.Run {
+		return true
+	}
+	return e.Src == event.SrcHook && s.assertSrc != event.SrcHook && e.T.Sub(s.assertT) <= sameMoment
 }
 
 // emit returns the state event as a reader sees it, with its own copies

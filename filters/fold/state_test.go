@@ -202,6 +202,39 @@ func TestBackFromGoneUnplaced(t *testing.T) {
 	}
 }
 
+// TestEndAfterBadEnd: a turn that failed or was interrupted is not made
+// done by a later end of the same run, from either source, whatever the
+// order the two arrive in (Claude writes turn_duration after an API
+// error's line, and its StopFailure hook can come after both).
+func TestEndAfterBadEnd(t *testing.T) {
+	for _, c := range []struct {
+		name, want string
+		bad        *event.Event
+	}{
+		{"failed, in the transcript", "failed", ev(event.TurnFail, log, 2, run("p1"), reason("api_error"))},
+		{"failed, by the hook", "failed", ev(event.TurnFail, hook, 2, run("p1"), reason("api_error"))},
+		{"interrupted", "idle", ev(event.Interrupt, log, 2, run("p1"))},
+	} {
+		for _, end := range []*event.Event{
+			ev(event.TurnEnd, log, 2.004, run("p1"), reason("turn_duration")),
+			ev(event.TurnEnd, hook, 5, run("p1")),
+		} {
+			t.Run(c.name+" then "+end.Src, func(t *testing.T) {
+				f := newFolder(t)
+				f.apply(ev(event.TurnStart, hook, 1, run("p1")), c.bad, end)
+				if s := f.state(); s.Status != c.want {
+					t.Errorf("%s", s.Status)
+				}
+				// The next turn ends as any does.
+				f.apply(ev(event.TurnStart, hook, 10, run("p2")), ev(event.TurnEnd, log, 11, run("p2")))
+				if s := f.state(); s.Status != "done" {
+					t.Errorf("the next turn: %s", s.Status)
+				}
+			})
+		}
+	}
+}
+
 func TestRestore(t *testing.T) {
 	f := newFolder(t)
 	f.apply(ev(event.TurnStart, hook, 1, run("p1")), ev(event.Wait, hook, 2, attn("plan"), tool("ExitPlanMode", "")),

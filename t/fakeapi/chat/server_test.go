@@ -278,7 +278,10 @@ func TestFailSlowAndClose(t *testing.T) {
 
 func TestRoutes(t *testing.T) {
 	s := start(t, Options{})
-	post(t, s.URL+"/v1/chat/completions", piRequest(piTools, user("hi")))
+	// Read to its end: the request is logged as its handler returns.
+	resp := post(t, s.URL+"/v1/chat/completions", piRequest(piTools, user("hi")))
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
 	servetest.Check(t, s.URL, "GET", "/v1/models", "", 200, `"id":"fake-model"`)
 	servetest.Check(t, s.URL, "GET", "/models", "", 200, `"object":"list"`)
 	servetest.Check(t, s.URL, "POST", "/v1/chat/completions", "{bad", 400, `"error"`)
@@ -288,7 +291,7 @@ func TestRoutes(t *testing.T) {
 		t.Errorf("%d requests logged:\n%s", n, s.Log())
 	}
 	s2 := start(t, Options{Models: []string{"a", "b"}})
-	resp, _ := http.Get(s2.URL + "/v1/models")
+	resp, _ = http.Get(s2.URL + "/v1/models")
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if !strings.Contains(string(b), `"id":"a"`) || !strings.Contains(string(b), `"id":"b"`) {
