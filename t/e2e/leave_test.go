@@ -67,6 +67,12 @@ var leavers = []leaver{
 		h := New(t)
 		h.OmpConfig(h.FakeChat(chat.Options{}), bin)
 		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartOmp(tm, name, bin, args...) }
+	}, prompt: func(p *Pane, text string) {
+		// Its status line shows before its editor takes keys: once, the
+		// Enter of a prompt typed at once was lost (the text stayed in
+		// the editor).
+		time.Sleep(time.Second)
+		p.Type(text)
 	}},
 	// Copilot's first Escape at work does nothing (TestCopilot), and the
 	// second may put the prompt back in the composer: cleared to quit.
