@@ -11,7 +11,7 @@ import (
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/gemini"
-	fakegemini "github.com/agwatch/ag/t/fakeapi/gemini"
+	"github.com/agwatch/ag/providers/pi"
 )
 
 // TestInterruptTool: the user interrupts an agent while the command it
@@ -33,19 +33,8 @@ func TestInterruptTool(t *testing.T) {
 	for _, a := range agents {
 		t.Run(a.id, func(t *testing.T) {
 			t.Parallel()
-			var h *Harness
-			var tm *Tmux
-			var pl *Pipeline
-			var p *Pane
-			var prompt func(string)
-			if a.id == gemini.ID {
-				w, _ := newGeminiWorld(t, "interrupt", false, fakegemini.Options{})
-				h, tm, pl, p, prompt = w.h, w.tm, w.pl, w.p, w.p.GeminiType
-			} else {
-				w := leaverOf(a.id).world(t)
-				h, tm, pl, p = w.h, w.tm, w.pl, w.pane("interrupt")
-				prompt = func(text string) { w.prompt(p, text) }
-			}
+			w := paneOf(t, a.id, "interrupt")
+			h, tm, pl, p, prompt := w.h, w.tm, w.pl, w.p, w.prompt
 			s := pl.Out.Session(a.id, "")
 			prompt("RUN: sleep 40")
 
@@ -130,4 +119,55 @@ func running(dir string, argv ...string) bool {
 		}
 	}
 	return false
+}
+
+// TestLeaveWaiting: the user answers an agent's permission prompt at the
+// pane, not through ag — Escape, each CLI's own way to refuse — and then
+// closes a pane whose agent is asking. Refused by hand, the session must
+// leave waiting within seconds (a notification of it would be stale) and
+// stay at its prompt, the command not run; its pane closed while it waits,
+// it is gone. Pi asks no permission.
+func TestLeaveWaiting(t *testing.T) {
+	agents := []string{gemini.ID}
+	for _, a := range leavers {
+		if a.agent != pi.ID {
+			agents = append(agents, a.agent)
+		}
+	}
+	for _, agent := range agents {
+		t.Run(agent, func(t *testing.T) {
+			t.Parallel()
+			w := paneOf(t, agent, "refused")
+			h, p, s := w.h, w.p, w.pl.Out.Session(agent, "")
+			w.prompt("RUN: echo refused > refused.txt")
+			s.WaitFor(t, "waiting", 60*time.Second, func(e *event.Event) bool {
+				return e.Status == event.StatusWaiting && e.Attention == event.AttnPermission
+			})
+			time.Sleep(time.Second) // the dialog drawn
+
+			t.Log("-- Escape at the dialog: not waiting within seconds, not gone")
+			t0 := time.Now()
+			p.Keys("Escape")
+			e := s.WaitFor(t, "no longer waiting after Escape", 15*time.Second, func(e *event.Event) bool {
+				return e.Status != event.StatusWaiting && e.Status != event.StatusWorking
+			})
+			t.Logf("%s after %s (reason %q)", e.Status, time.Since(t0).Round(time.Millisecond), e.Reason)
+			if e.Status == event.StatusGone {
+				t.Errorf("after Escape at the dialog: gone, want the session at its prompt")
+			}
+			settled(t, h, p, s.ID, e.Status)
+			if _, err := os.Stat(filepath.Join(h.Project, "refused.txt")); err == nil {
+				t.Errorf("refused.txt written: the refused command ran")
+			}
+
+			t.Log("-- the pane closed while the agent asks: gone")
+			time.Sleep(time.Second)
+			w.prompt("RUN: echo closed > closed.txt")
+			s.WaitFor(t, "waiting again", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWaiting })
+			t0 = time.Now()
+			w.tm.Run("kill-pane", "-t", p.ID)
+			g := s.WaitFor(t, "gone after its pane closed", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusGone })
+			t.Logf("closed while waiting: gone after %s (reason %q); statuses %s", time.Since(t0).Round(time.Millisecond), g.Reason, strings.Join(s.History(), " → "))
+		})
+	}
 }

@@ -11,10 +11,12 @@ import (
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/codex"
 	"github.com/agwatch/ag/providers/copilot"
+	"github.com/agwatch/ag/providers/gemini"
 	"github.com/agwatch/ag/providers/omp"
 	"github.com/agwatch/ag/providers/opencode"
 	"github.com/agwatch/ag/providers/pi"
 	"github.com/agwatch/ag/t/fakeapi/chat"
+	fakegemini "github.com/agwatch/ag/t/fakeapi/gemini"
 	"github.com/agwatch/ag/t/fakeapi/openai"
 )
 
@@ -136,6 +138,28 @@ func (w *leaveWorld) prompt(p *Pane, text string) {
 		return
 	}
 	p.Type(text)
+}
+
+// agentPane is one agent at its composer in a pane of its own, with ag's
+// hooks and the login pipeline: a leaver's world, or Gemini's.
+type agentPane struct {
+	h      *Harness
+	tm     *Tmux
+	pl     *Pipeline
+	p      *Pane
+	prompt func(string) // types a prompt and submits it
+}
+
+// paneOf starts agent (one of leavers, or Gemini) in a pane named name.
+func paneOf(t *testing.T, agent, name string) agentPane {
+	t.Helper()
+	if agent == gemini.ID {
+		w, _ := newGeminiWorld(t, name, false, fakegemini.Options{})
+		return agentPane{w.h, w.tm, w.pl, w.p, w.p.GeminiType}
+	}
+	w := leaverOf(agent).world(t)
+	p := w.pane(name)
+	return agentPane{w.h, w.tm, w.pl, p, func(text string) { w.prompt(p, text) }}
 }
 
 // leaverOf is the entry of leavers for agent.

@@ -17,7 +17,6 @@ import (
 	"github.com/agwatch/ag/providers/gemini"
 	"github.com/agwatch/ag/providers/omp"
 	"github.com/agwatch/ag/providers/opencode"
-	fakegemini "github.com/agwatch/ag/t/fakeapi/gemini"
 )
 
 // TestNarrowPane: an agent in a small pane — a split window, a laptop's
@@ -40,19 +39,8 @@ func TestNarrowPane(t *testing.T) {
 		size := fmt.Sprintf("%dx%d", tc.w, tc.h)
 		t.Run(tc.agent+"-"+size, func(t *testing.T) {
 			t.Parallel()
-			var h *Harness
-			var tm *Tmux
-			var pl *Pipeline
-			var p *Pane
-			var prompt func(string)
-			if tc.agent == gemini.ID {
-				w, _ := newGeminiWorld(t, "narrow", false, fakegemini.Options{})
-				h, tm, pl, p, prompt = w.h, w.tm, w.pl, w.p, w.p.GeminiType
-			} else {
-				w := leaverOf(tc.agent).world(t)
-				h, tm, pl, p = w.h, w.tm, w.pl, w.pane("narrow")
-				prompt = func(text string) { w.prompt(p, text) }
-			}
+			w := paneOf(t, tc.agent, "narrow")
+			h, tm, pl, p, prompt := w.h, w.tm, w.pl, w.p, w.prompt
 			tm.Run("resize-window", "-t", p.ID, "-x", fmt.Sprint(tc.w), "-y", fmt.Sprint(tc.h))
 			if got := strings.TrimSpace(tm.Run("display-message", "-p", "-t", p.ID, "#{pane_width}x#{pane_height}")); got != size {
 				t.Fatalf("pane size %s", got)
