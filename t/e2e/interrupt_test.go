@@ -171,3 +171,42 @@ func TestLeaveWaiting(t *testing.T) {
 		})
 	}
 }
+
+// TestPromptWhileWorking: a second prompt typed and entered while the
+// agent still works on the first — queued for after it (Claude, OpenCode,
+// Copilot, Gemini) or sent into the turn under way (Codex, Pi and omp
+// steer) — as users do. Whichever the CLI does, ag must follow it to the
+// end: the session is done once the second prompt's reply is on screen,
+// and stays done, never left working nor idle.
+func TestPromptWhileWorking(t *testing.T) {
+	agents := []string{gemini.ID}
+	for _, a := range leavers {
+		agents = append(agents, a.agent)
+	}
+	for _, agent := range agents {
+		t.Run(agent, func(t *testing.T) {
+			t.Parallel()
+			w := paneOf(t, agent, "queued")
+			h, p, s := w.h, w.p, w.pl.Out.Session(agent, "")
+			w.prompt("first SLOW:6s")
+			s.WaitFor(t, "working", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWorking })
+			time.Sleep(2 * time.Second) // the reply under way
+			p.Type("second SLOW:2s")
+			p.WaitText(60*time.Second, "FAKE-REPLY: second")
+			d := s.WaitFor(t, "done after the second reply", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
+			settled(t, h, p, s.ID, d.Status)
+			hist := s.History()
+			t.Logf("statuses: %s", strings.Join(hist, " → "))
+			for i, st := range hist {
+				if st == event.StatusWorking {
+					for _, st := range hist[i:] {
+						if st != event.StatusWorking && st != event.StatusDone {
+							t.Errorf("%s between the first prompt and the second's end", st)
+						}
+					}
+					break
+				}
+			}
+		})
+	}
+}
