@@ -173,9 +173,8 @@ func TestLeaveWaiting(t *testing.T) {
 }
 
 // TestPromptWhileWorking: a second prompt typed and entered while the
-// agent still works on the first — queued for after it (Claude, OpenCode,
-// Copilot, Gemini) or sent into the turn under way (Codex, Pi and omp
-// steer) — as users do. Whichever the CLI does, ag must follow it to the
+// agent still works on the first, as users do: queued for after it, or
+// sent into the turn under way, as each CLI does. Whichever the CLI does, ag must follow it to the
 // end: the session is done once the second prompt's reply is on screen,
 // and stays done, never left working nor idle.
 func TestPromptWhileWorking(t *testing.T) {
