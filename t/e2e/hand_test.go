@@ -2,6 +2,10 @@
 
 package e2e
 
+// What users do by hand at an agent's pane, around what ag shows: interrupt a
+// command, refuse a prompt, close the pane, prompt again at work, run two
+// panes in one project.
+
 import (
 	"os"
 	"path/filepath"
@@ -206,6 +210,62 @@ func TestPromptWhileWorking(t *testing.T) {
 					break
 				}
 			}
+		})
+	}
+}
+
+// TestTwoPanesOneProject: two panes of the same agent in the same
+// project, both asking at once (Pi, which never asks, both done). Each
+// session is shown in its own pane — they share the cwd, which is all
+// some tools go by — and ag-keys approve in one pane runs that pane's
+// command only.
+func TestTwoPanesOneProject(t *testing.T) {
+	for _, a := range leavers {
+		t.Run(a.agent, func(t *testing.T) {
+			t.Parallel()
+			w := a.world(t)
+			h, pl := w.h, w.pl
+			asks := a.agent != pi.ID
+			stop := func(e *event.Event) bool {
+				return e.Pane != "" && (asks && e.Status == event.StatusWaiting || !asks && e.Status == event.StatusDone)
+			}
+			pa := w.pane("a")
+			sa := pl.Out.Session(a.agent, "")
+			w.prompt(pa, "RUN: echo a > a.txt")
+			ea := sa.WaitFor(t, "asking in pane a", 60*time.Second, stop)
+			pb := w.pane("b")
+			w.prompt(pb, "RUN: echo b > b.txt")
+			eb := pl.Out.Await(t, "the other session asking in pane b", 60*time.Second, func(e *event.Event) bool {
+				return e.Kind == event.State && e.Agent == a.agent && e.Session != sa.ID && stop(e)
+			})
+			sb := pl.Out.Session(a.agent, eb.Session)
+			sb.Last = eb
+			if ea.Pane != pa.ID || eb.Pane != pb.ID {
+				t.Fatalf("sessions shown in panes %q and %q, want %s and %s", ea.Pane, eb.Pane, pa.ID, pb.ID)
+			}
+			if !asks {
+				return
+			}
+			approve := func(p *Pane, s *Session, file string) {
+				t.Helper()
+				if out, code := h.runCode(30*time.Second, Bin(t, "ag-keys"), "approve", "--pane", p.ID, "-S", w.tm.Socket); code != 0 {
+					t.Fatalf("ag-keys approve in %s: %d %s\n%s", p.ID, code, out, p.Capture())
+				}
+				s.WaitFor(t, "done after its approval", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
+				if _, err := os.Stat(filepath.Join(h.Project, file)); err != nil {
+					t.Errorf("approved in %s, %s not written: %v", p.ID, file, err)
+				}
+			}
+			time.Sleep(time.Second) // the dialogs drawn
+			approve(pb, sb, "b.txt")
+			if _, err := os.Stat(filepath.Join(h.Project, "a.txt")); err == nil {
+				t.Errorf("a.txt written by an approval in pane b")
+			}
+			if st := now(t, h, sa.ID); st != event.StatusWaiting {
+				t.Errorf("pane a's session %s after pane b's approval, want waiting", st)
+			}
+			approve(pa, sa, "a.txt")
+			t.Logf("a: %s; b: %s", strings.Join(sa.History(), " → "), strings.Join(sb.History(), " → "))
 		})
 	}
 }
