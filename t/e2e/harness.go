@@ -160,6 +160,18 @@ func (h *Harness) Environ() []string {
 // Dump registers a diagnostic shown in the test log if the test fails.
 func (h *Harness) Dump(name string, f func() string) { h.dumps = append(h.dumps, dump{name, f}) }
 
+// Requests counts the requests the fake model APIs started here were
+// sent (their logs, one line a request).
+func (h *Harness) Requests() int {
+	n := 0
+	for _, d := range h.dumps {
+		if strings.HasPrefix(d.name, "fake ") && strings.HasSuffix(d.name, " requests") {
+			n += strings.Count(d.f(), " POST ")
+		}
+	}
+	return n
+}
+
 // OnClose registers a teardown step; steps run in reverse order.
 func (h *Harness) OnClose(f func()) { h.closers = append(h.closers, f) }
 
