@@ -52,7 +52,7 @@ test: build vet
 # Needs tmux and npm (the registry must answer: a failed install fails loudly).
 e2e: build
 	$(GO) vet -tags e2e ./t/e2e/
-	AG_E2E_CACHE=$(CACHE) $(GO) test -tags e2e -count=1 -v -timeout 15m ./t/e2e/
+	AG_E2E_CACHE=$(CACHE) $(GO) test -tags e2e -count=1 -v -timeout 25m ./t/e2e/
 
 # Go benchmarks of the hot paths, then whole-program figures (and their
 # table), the second run even when the first fails.
