@@ -9,6 +9,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,16 @@ import (
 	"github.com/agwatch/ag/providers/pi"
 )
 
+// handAgents are the seven CLIs that run here (leavers and Gemini), less
+// those named.
+func handAgents(less ...string) []string {
+	ids := []string{gemini.ID}
+	for _, a := range leavers {
+		ids = append(ids, a.agent)
+	}
+	return slices.DeleteFunc(ids, func(id string) bool { return slices.Contains(less, id) })
+}
+
 // TestInterruptTool: the user interrupts an agent while the command it
 // runs is still running — the other half of TestLeaveMidTurn's interrupt,
 // which comes while the model's reply streams. Here the tool has started
@@ -26,20 +37,16 @@ import (
 // stop working within seconds and stay stopped (no tool left pending), not
 // read as waiting or gone; then the next prompt runs and is done.
 func TestInterruptTool(t *testing.T) {
-	type agent struct {
-		id        string
-		interrupt []string
-	}
-	agents := []agent{{gemini.ID, []string{"Escape"}}}
-	for _, a := range leavers {
-		agents = append(agents, agent{a.agent, a.interrupt})
-	}
-	for _, a := range agents {
-		t.Run(a.id, func(t *testing.T) {
+	for _, agent := range handAgents() {
+		t.Run(agent, func(t *testing.T) {
 			t.Parallel()
-			w := paneOf(t, a.id, "interrupt")
+			interrupt := []string{"Escape"} // Gemini's
+			if agent != gemini.ID {
+				interrupt = leaverOf(agent).interrupt
+			}
+			w := paneOf(t, agent, "interrupt")
 			h, tm, pl, p, prompt := w.h, w.tm, w.pl, w.p, w.prompt
-			s := pl.Out.Session(a.id, "")
+			s := pl.Out.Session(agent, "")
 			prompt("RUN: sleep 40")
 
 			// The command running: at once where the agent runs it
@@ -70,9 +77,9 @@ func TestInterruptTool(t *testing.T) {
 			time.Sleep(time.Second) // the command under way
 			settled(t, h, p, s.ID, event.StatusWorking)
 
-			t.Logf("-- %s while the command runs: not working within seconds", strings.Join(a.interrupt, " "))
+			t.Logf("-- %s while the command runs: not working within seconds", strings.Join(interrupt, " "))
 			t0 := time.Now()
-			keys(p, a.interrupt)
+			keys(p, interrupt)
 			e := s.WaitFor(t, "no longer working after the interrupt", 20*time.Second, func(e *event.Event) bool {
 				return e.Status != event.StatusWorking
 			})
@@ -132,13 +139,7 @@ func running(dir string, argv ...string) bool {
 // stay at its prompt, the command not run; its pane closed while it waits,
 // it is gone. Pi asks no permission.
 func TestLeaveWaiting(t *testing.T) {
-	agents := []string{gemini.ID}
-	for _, a := range leavers {
-		if a.agent != pi.ID {
-			agents = append(agents, a.agent)
-		}
-	}
-	for _, agent := range agents {
+	for _, agent := range handAgents(pi.ID) {
 		t.Run(agent, func(t *testing.T) {
 			t.Parallel()
 			w := paneOf(t, agent, "refused")
@@ -182,11 +183,7 @@ func TestLeaveWaiting(t *testing.T) {
 // end: the session is done once the second prompt's reply is on screen,
 // and stays done, never left working nor idle.
 func TestPromptWhileWorking(t *testing.T) {
-	agents := []string{gemini.ID}
-	for _, a := range leavers {
-		agents = append(agents, a.agent)
-	}
-	for _, agent := range agents {
+	for _, agent := range handAgents() {
 		t.Run(agent, func(t *testing.T) {
 			t.Parallel()
 			w := paneOf(t, agent, "queued")
