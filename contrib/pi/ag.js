@@ -105,6 +105,8 @@ function about(args) {
 function tracker(send, now = Date.now) {
   let session = "";
   let prompt = "";
+  let running = false; // between agent_start and agent_end
+  let compacting = ""; // the trigger of the compaction under way
   const pending = new Map(); // toolCallId -> toolName, oldest first
   const texts = new Map(); // toolCallId -> what the call is about (its command)
   const line = (ctx, type, fields) => {
@@ -129,7 +131,7 @@ function tracker(send, now = Date.now) {
       // starts none, and agent_start says when one does.
       if (ev && typeof ev.text === "string") prompt = cut(ev.text);
     },
-    agentStart(ev, ctx) { line(ctx, "agent_start", { text: prompt }); prompt = ""; },
+    agentStart(ev, ctx) { running = true; line(ctx, "agent_start", { text: prompt }); prompt = ""; },
     toolStart(ev, ctx) {
       const text = about(ev.args);
       if (text !== undefined && texts.size < 256) texts.set(ev.toolCallId, text);
@@ -140,6 +142,7 @@ function tracker(send, now = Date.now) {
       line(ctx, "tool_execution_end", { toolCallId: ev.toolCallId, toolName: ev.toolName, isError: !!ev.isError });
     },
     agentEnd(ev, ctx) {
+      running = false;
       pending.clear(); // an aborted run leaves no approval pinned
       texts.clear();
       let stop, error;
@@ -153,6 +156,25 @@ function tracker(send, now = Date.now) {
         }
       }
       line(ctx, "agent_end", { stopReason: stop, errorMessage: error });
+    },
+    // A compaction: the user's /compact at the prompt ("manual"), or the
+    // agent's own within a run ("auto"). Escape cancels it through the
+    // event's signal, and then no session_compact comes.
+    compactStart(ev, ctx) {
+      const trigger = running ? "auto" : "manual";
+      compacting = trigger;
+      line(ctx, "compact_start", { trigger });
+      const signal = ev && ev.signal;
+      if (signal && typeof signal.addEventListener === "function") {
+        signal.addEventListener("abort", () => {
+          if (compacting) line(ctx, "compact_end", { trigger: compacting, aborted: true });
+          compacting = "";
+        }, { once: true });
+      }
+    },
+    compactEnd(ev, ctx) {
+      line(ctx, "compact_end", { trigger: compacting || (running ? "auto" : "manual") });
+      compacting = "";
     },
     shutdown(ev, ctx) { line(ctx, "session_shutdown", { reason: ev && ev.reason }); },
     // omp: /new, /resume, a branch or a fork give the process another
@@ -203,6 +225,8 @@ export default function ag(pi) {
   on("tool_execution_end", t.toolEnd);
   on("agent_end", t.agentEnd);
   on("session_shutdown", t.shutdown);
+  on("session_before_compact", t.compactStart);
+  on("session_compact", t.compactEnd);
   if (AGENT === "omp") {
     on("session_switch", t.switched);
     on("session_branch", t.switched);

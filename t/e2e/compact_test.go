@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/agwatch/ag/providers/omp"
 	"github.com/agwatch/ag/providers/opencode"
 	"github.com/agwatch/ag/providers/pi"
+	"github.com/agwatch/ag/t/fakeapi/chat"
 )
 
 // TestCompactAtPrompt: the agent's command that compacts the conversation,
@@ -62,6 +64,85 @@ func TestCompactAtPrompt(t *testing.T) {
 				t.Errorf("done in pane %q, want %s", d.Pane, p.ID)
 			}
 			p.WaitText(30*time.Second, "FAKE-REPLY: after the compaction")
+			t.Logf("statuses: %s", strings.Join(s.History(), " → "))
+		})
+	}
+}
+
+// TestCompactWorking: Pi's and omp's /compact while the model takes its
+// time over the summary (the fake holds replies without tools 8 s, as a
+// real model takes seconds): working, the tool compact, for as long as
+// the pane says it compacts, then idle; a second /compact with nothing
+// new, which the CLI may refuse, leaves it idle too; Escape during one
+// (Pi: "escape to cancel") is idle within seconds.
+func TestCompactWorking(t *testing.T) {
+	for _, agent := range []string{pi.ID, omp.ID} {
+		t.Run(agent, func(t *testing.T) {
+			t.Parallel()
+			h := New(t)
+			api := h.FakeChat(chat.Options{Untooled: 8 * time.Second})
+			var start func(tm *Tmux) *Pane
+			if agent == pi.ID {
+				bin := Install(t, Pi)
+				h.PiConfig(api)
+				start = func(tm *Tmux) *Pane { return h.StartPi(tm, "compact", bin) }
+			} else {
+				bin := Install(t, Omp)
+				h.OmpConfig(api, bin)
+				start = func(tm *Tmux) *Pane { return h.StartOmp(tm, "compact", bin) }
+			}
+			h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", agent)
+			tm := h.StartTmux()
+			pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
+			p := start(tm)
+			s := pl.Out.Session(agent, "")
+			time.Sleep(time.Second)
+			turns := func() {
+				for i := 0; i < 6; i++ {
+					p.Type(fmt.Sprintf("turn %d to compact %s", i, strings.Repeat("word ", 800)))
+					s.WaitFor(t, "done", 60*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
+					time.Sleep(time.Second)
+				}
+			}
+			turns()
+
+			t.Log("-- /compact: working (compact) while the summary is written, then idle")
+			p.Type("/compact")
+			wk := s.WaitFor(t, "working on the compaction", 10*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWorking })
+			if wk.Tool != event.ToolCompact {
+				t.Errorf("working with tool %q, want %s", wk.Tool, event.ToolCompact)
+			}
+			t0 := time.Now()
+			s.WaitFor(t, "idle after the compaction", 20*time.Second, func(e *event.Event) bool { return e.Status == event.StatusIdle })
+			t.Logf("idle %s after working (the summary held 8 s)", time.Since(t0).Round(time.Millisecond))
+			if time.Since(t0) < 5*time.Second {
+				t.Errorf("idle %s into an 8 s compaction", time.Since(t0))
+			}
+
+			t.Log("-- /compact again, nothing new: idle")
+			time.Sleep(time.Second)
+			p.Type("/compact")
+			time.Sleep(2 * time.Second)
+			h.WaitState(15*time.Second, func(states []event.Event) bool {
+				for _, st := range states {
+					if st.Session == s.ID {
+						return st.Status == event.StatusIdle
+					}
+				}
+				return false
+			}, "session "+s.ID+" idle after a second /compact")
+			settled(t, h, p, s.ID, event.StatusIdle)
+
+			t.Log("-- /compact, Escape while it runs: idle within seconds")
+			turns()
+			p.Type("/compact")
+			s.WaitFor(t, "working on the compaction", 10*time.Second, func(e *event.Event) bool { return e.Status == event.StatusWorking })
+			time.Sleep(2 * time.Second)
+			t0 = time.Now()
+			p.Keys("Escape")
+			s.WaitFor(t, "idle after Escape", 5*time.Second, func(e *event.Event) bool { return e.Status == event.StatusIdle })
+			t.Logf("Escape: idle after %s", time.Since(t0).Round(time.Millisecond))
+			settled(t, h, p, s.ID, event.StatusIdle)
 			t.Logf("statuses: %s", strings.Join(s.History(), " → "))
 		})
 	}

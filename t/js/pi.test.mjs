@@ -86,6 +86,28 @@ test("omp: the ask tool's call is a question wait, its first question the text",
   assert.ok(got.filter((e) => e.kind === "wait").every((e) => e.attention === "question"));
 });
 
+test("pi: /compact at the prompt, one cancelled, and one within a run", async () => {
+  const ext = (await load(process.env.AG_JS_PI)).default;
+  const a = agent();
+  ext(a.api);
+  const start = spool().length;
+  a.fire("session_before_compact", { signal: new AbortController().signal });
+  a.fire("session_compact", { compactionEntry: {}, fromExtension: false });
+  const cancel = new AbortController();
+  a.fire("session_before_compact", { signal: cancel.signal });
+  cancel.abort(); // Escape: no session_compact
+  a.fire("agent_start", {});
+  a.fire("session_before_compact", {});
+  a.fire("session_compact", {});
+  a.fire("agent_end", { messages: [{ role: "assistant", stopReason: "stop" }] });
+  const got = (await waitSpool((s) => s.length - start >= 8)).slice(start);
+  assert.deepEqual(got.map(line), [
+    "tool.start s-one compact manual", "tool.end s-one compact manual",
+    "tool.start s-one compact manual", "tool.end s-one compact manual",
+    "turn.start s-one", "tool.start s-one compact auto", "tool.end s-one compact auto", "turn.end s-one",
+  ]);
+});
+
 test("handlers never throw and decide nothing, whatever they get", async () => {
   for (const file of [process.env.AG_JS_PI, process.env.AG_JS_OMP]) {
     const ext = (await load(file)).default;

@@ -107,6 +107,16 @@ func mapLine(agent string, o jsline.Obj, t time.Time, add func(event.Event)) {
 		default:
 			add(ev(event.TurnEnd))
 		}
+	case "compact_start", "compact_end":
+		// The fold ends a manual compaction at the prompt (idle) and
+		// keeps the run working through an auto one.
+		kind := event.ToolStart
+		if o.Str("type") == "compact_end" {
+			kind = event.ToolEnd
+		}
+		e := ev(kind)
+		e.Tool, e.Text = event.ToolCompact, o.Str("trigger")
+		add(e)
 	case "session_shutdown":
 		// A reload keeps the session (the extensions are loaded again);
 		// quit, /new, /resume and a fork leave it. omp 18.2.3 names no

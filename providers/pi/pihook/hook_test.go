@@ -30,6 +30,8 @@ func TestMap(t *testing.T) {
 		{"end", "pi", ln(`"type":"agent_end","stopReason":"stop"`), []string{"turn.end s1 - - - -"}},
 		{"error", "pi", ln(`"type":"agent_end","stopReason":"error","errorMessage":"429 Too Many Requests"`), []string{"turn.fail s1 - - 429 Too Many Requests error"}},
 		{"escape", "pi", ln(`"type":"agent_end","stopReason":"aborted"`), []string{"interrupt s1 - - - -"}},
+		{"/compact at the prompt", "pi", ln(`"type":"compact_start","trigger":"manual"`), []string{"tool.start s1 compact - manual -"}},
+		{"its end, or Escape", "omp", ln(`"type":"compact_end","trigger":"manual","aborted":true`), []string{"tool.end s1 compact - manual -"}},
 		{"quit", "pi", ln(`"type":"session_shutdown","reason":"quit"`), []string{"session.end s1 - - - quit"}},
 		{"/new", "pi", ln(`"type":"session_shutdown","reason":"new"`), []string{"session.end s1 - - - new"}},
 		{"reload keeps the session", "pi", ln(`"type":"session_shutdown","reason":"reload"`), nil},

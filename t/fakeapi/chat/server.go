@@ -64,6 +64,10 @@ type Options struct {
 	// Models are the ids GET /v1/models lists (default: the model ids
 	// requests named so far, else "fake-model").
 	Models []string
+	// Untooled holds each reply to a request that offers no tools (a
+	// title, a compaction's summary) this long, so that what the agent
+	// shows meanwhile can be seen.
+	Untooled time.Duration
 }
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
@@ -100,6 +104,9 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, rec *Reques
 	rec.Model, rec.Stream, rec.Tools, rec.Messages = req.Model, req.Stream, len(req.Tools), len(req.Messages)
 	rec.Usage = req.StreamOptions != nil && req.StreamOptions.IncludeUsage
 	sc, call := plan(&req)
+	if len(req.Tools) == 0 && s.opts.Untooled > sc.Delay {
+		sc.Delay = s.opts.Untooled
+	}
 	rec.Prompt, rec.Reply = serve.Clamp(sc.Prompt, 80), sc.Reply(call)
 	if sc.Fail != "" {
 		rec.Status = http.StatusBadRequest // not retried: the turn fails at once
