@@ -240,6 +240,21 @@ func TestSideRequests(t *testing.T) {
 	}
 }
 
+func TestUntooled(t *testing.T) {
+	s := start(t, Options{Untooled: 300 * time.Millisecond})
+	t0 := time.Now()
+	r := assemble(t, post(t, s.URL+"/v1/chat/completions",
+		`{"model":"m","stream":true,"messages":[{"role":"user","content":"Summarize the conversation."}]}`))
+	if d := time.Since(t0); d < 300*time.Millisecond || r.text != "Fake title" {
+		t.Errorf("a request without tools: %+v after %s, want held 300ms", r, d)
+	}
+	t0 = time.Now()
+	r = assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(piTools, user("say hello"))))
+	if d := time.Since(t0); d >= 300*time.Millisecond || r.text != "FAKE-REPLY: say hello" {
+		t.Errorf("a prompt with tools: %+v after %s, want no hold", r, d)
+	}
+}
+
 func TestInjectedContextIsNotThePrompt(t *testing.T) {
 	s := start(t, Options{})
 	r := assemble(t, post(t, s.URL+"/v1/chat/completions", piRequest(piTools,
