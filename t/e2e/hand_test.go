@@ -78,6 +78,7 @@ func TestInterruptTool(t *testing.T) {
 			settled(t, h, p, s.ID, event.StatusWorking)
 
 			t.Logf("-- %s while the command runs: not working within seconds", strings.Join(interrupt, " "))
+			s.Drain() // repeats of the waiting state before it (Copilot's meters)
 			t0 := time.Now()
 			keys(p, interrupt)
 			e := s.WaitFor(t, "no longer working after the interrupt", 20*time.Second, func(e *event.Event) bool {
