@@ -37,7 +37,7 @@ func (h *Harness) FakeAnthropic() *anthropic.Server {
 		h.T.Fatal(err)
 	}
 	h.OnClose(func() { api.Close() })
-	h.Dump("fake Anthropic API requests", api.Log)
+	h.addFake("Anthropic", api)
 	h.Setenv("ANTHROPIC_BASE_URL", api.URL)
 	h.Setenv("ANTHROPIC_API_KEY", ClaudeKey)
 	// No traffic but the model's, and nothing that asks questions.

@@ -53,7 +53,7 @@ func (h *Harness) FakeOpenAI(opts openai.Options) *openai.Server {
 		h.T.Fatal(err)
 	}
 	h.OnClose(func() { api.Close() })
-	h.Dump("fake OpenAI API requests", api.Log)
+	h.addFake("OpenAI", api)
 	h.Setenv("FAKE_API_KEY", "fake")
 	return api
 }
@@ -128,16 +128,12 @@ screen_reader_detection_done = true
 // killUnder kills every process whose executable lies under dir (Linux
 // /proc; elsewhere nothing is found).
 func killUnder(dir string) {
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && strings.HasPrefix(exe, dir+"/") {
+	eachProc(func(pid int, proc string) bool {
+		if exe, err := os.Readlink(filepath.Join(proc, "exe")); err == nil && strings.HasPrefix(exe, dir+"/") {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
-	}
+		return true
+	})
 }
 
 // StartCodex runs codex (with CodexArgs and args) in a new pane in the

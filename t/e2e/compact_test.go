@@ -79,22 +79,9 @@ func TestCompactWorking(t *testing.T) {
 	for _, agent := range []string{pi.ID, omp.ID} {
 		t.Run(agent, func(t *testing.T) {
 			t.Parallel()
-			h := New(t)
-			api := h.FakeChat(chat.Options{Untooled: 8 * time.Second})
-			var start func(tm *Tmux) *Pane
-			if agent == pi.ID {
-				bin := Install(t, Pi)
-				h.PiConfig(api)
-				start = func(tm *Tmux) *Pane { return h.StartPi(tm, "compact", bin) }
-			} else {
-				bin := Install(t, Omp)
-				h.OmpConfig(api, bin)
-				start = func(tm *Tmux) *Pane { return h.StartOmp(tm, "compact", bin) }
-			}
-			h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", agent)
-			tm := h.StartTmux()
-			pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
-			p := start(tm)
+			w := leaverOf(agent).worldWith(t, chat.Options{Untooled: 8 * time.Second})
+			h, pl := w.h, w.pl
+			p := w.pane("compact")
 			s := pl.Out.Session(agent, "")
 			time.Sleep(time.Second)
 			turns := func() {

@@ -39,7 +39,7 @@ func (h *Harness) FakeGemini(opts fakegemini.Options) *fakegemini.Server {
 		h.T.Fatal(err)
 	}
 	h.OnClose(func() { api.Close() })
-	h.Dump("fake Gemini API requests", api.Log)
+	h.addFake("Gemini", api)
 	h.Setenv("GOOGLE_GEMINI_BASE_URL", api.URL)
 	h.Setenv("GEMINI_API_KEY", "fake")
 	return api

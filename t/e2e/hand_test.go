@@ -120,17 +120,15 @@ func now(t *testing.T, h *Harness, session string) string {
 // running reports a process in dir whose argv is argv.
 func running(dir string, argv ...string) bool {
 	want := strings.Join(argv, "\x00") + "\x00"
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || string(b) != want {
-			continue
+	found := false
+	eachProc(func(_ int, proc string) bool {
+		if b, err := os.ReadFile(filepath.Join(proc, "cmdline")); err == nil && string(b) == want {
+			cwd, _ := os.Readlink(filepath.Join(proc, "cwd"))
+			found = cwd == dir
 		}
-		if cwd, _ := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); cwd == dir {
-			return true
-		}
-	}
-	return false
+		return !found
+	})
+	return found
 }
 
 // TestLeaveWaiting: the user answers an agent's permission prompt at the

@@ -93,6 +93,7 @@ type Harness struct {
 
 	env     map[string]string
 	dumps   []dump
+	fakes   []fakeAPI
 	closers []func()
 }
 
@@ -160,14 +161,24 @@ func (h *Harness) Environ() []string {
 // Dump registers a diagnostic shown in the test log if the test fails.
 func (h *Harness) Dump(name string, f func() string) { h.dumps = append(h.dumps, dump{name, f}) }
 
-// Requests counts the requests the fake model APIs started here were
-// sent (their logs, one line a request).
+// fakeAPI is what the harness needs of a fake model API it started.
+type fakeAPI interface {
+	Log() string
+	Count() int
+}
+
+// addFake registers a fake model API: its request log is shown on failure
+// and its requests are counted by Requests.
+func (h *Harness) addFake(name string, api fakeAPI) {
+	h.fakes = append(h.fakes, api)
+	h.Dump("fake "+name+" API requests", api.Log)
+}
+
+// Requests counts the requests the fake model APIs started here were sent.
 func (h *Harness) Requests() int {
 	n := 0
-	for _, d := range h.dumps {
-		if strings.HasPrefix(d.name, "fake ") && strings.HasSuffix(d.name, " requests") {
-			n += strings.Count(d.f(), " POST ")
-		}
+	for _, api := range h.fakes {
+		n += api.Count()
 	}
 	return n
 }

@@ -26,10 +26,12 @@ import (
 type leaver struct {
 	agent     string
 	interrupt []string // tmux key names; "" is a pause of 300 ms
-	setup     func(t *testing.T) (h *Harness, start func(tm *Tmux, name string, args ...string) *Pane)
-	prompt    func(p *Pane, text string) // nil: Pane.Type
-	quit      []string                   // how a user quits at the prompt (see keys)
-	resume    []string                   // the arguments that start it on its last session
+	// setup makes the harness; opts are the fake Chat Completions API's,
+	// for the agents on it.
+	setup  func(t *testing.T, opts chat.Options) (h *Harness, start func(tm *Tmux, name string, args ...string) *Pane)
+	prompt func(p *Pane, text string) // nil: Pane.Type
+	quit   []string                   // how a user quits at the prompt (see keys)
+	resume []string                   // the arguments that start it on its last session
 	// panes adds `ag-detect --watch --all --panes` to the pipeline: Claude
 	// writes nothing when Escape comes before its first output (the fake
 	// model's SLOW holds the reply before any), only its pane says so.
@@ -37,14 +39,14 @@ type leaver struct {
 }
 
 var leavers = []leaver{
-	{agent: claude.ID, interrupt: []string{"Escape"}, quit: []string{"C-c", "", "C-c"}, resume: []string{"--continue"}, panes: true, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
+	{agent: claude.ID, interrupt: []string{"Escape"}, quit: []string{"C-c", "", "C-c"}, resume: []string{"--continue"}, panes: true, setup: func(t *testing.T, opts chat.Options) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, Claude)
 		h := New(t)
 		h.FakeAnthropic()
 		h.ClaudeConfig()
 		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartClaude(tm, name, bin, args...) }
 	}},
-	{agent: codex.ID, interrupt: []string{"Escape"}, quit: []string{"C-c", "", "C-c"}, resume: []string{"resume", "--last"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
+	{agent: codex.ID, interrupt: []string{"Escape"}, quit: []string{"C-c", "", "C-c"}, resume: []string{"resume", "--last"}, setup: func(t *testing.T, opts chat.Options) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, Codex)
 		h := New(t)
 		h.CodexConfig(bin, h.FakeOpenAI(openai.Options{}))
@@ -52,22 +54,22 @@ var leavers = []leaver{
 	}},
 	// OpenCode's first Escape at work asks for a second ("esc again to
 	// interrupt").
-	{agent: opencode.ID, interrupt: []string{"Escape", "", "Escape"}, quit: []string{"/exit"}, resume: []string{"--continue"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
+	{agent: opencode.ID, interrupt: []string{"Escape", "", "Escape"}, quit: []string{"/exit"}, resume: []string{"--continue"}, setup: func(t *testing.T, opts chat.Options) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, OpenCode)
 		h := New(t)
-		h.OpenCodeConfig(h.FakeChat(chat.Options{}))
+		h.OpenCodeConfig(h.FakeChat(opts))
 		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartOpenCode(tm, name, bin, 0, args...) }
 	}},
-	{agent: pi.ID, interrupt: []string{"Escape"}, quit: []string{"/quit"}, resume: []string{"--continue"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
+	{agent: pi.ID, interrupt: []string{"Escape"}, quit: []string{"/quit"}, resume: []string{"--continue"}, setup: func(t *testing.T, opts chat.Options) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, Pi)
 		h := New(t)
-		h.PiConfig(h.FakeChat(chat.Options{}))
+		h.PiConfig(h.FakeChat(opts))
 		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartPi(tm, name, bin, args...) }
 	}},
-	{agent: omp.ID, interrupt: []string{"Escape"}, quit: []string{"/exit"}, resume: []string{"--continue"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
+	{agent: omp.ID, interrupt: []string{"Escape"}, quit: []string{"/exit"}, resume: []string{"--continue"}, setup: func(t *testing.T, opts chat.Options) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, Omp)
 		h := New(t)
-		h.OmpConfig(h.FakeChat(chat.Options{}), bin)
+		h.OmpConfig(h.FakeChat(opts), bin)
 		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartOmp(tm, name, bin, args...) }
 	}, prompt: func(p *Pane, text string) {
 		// Its status line shows before its editor takes keys: once, the
@@ -78,10 +80,10 @@ var leavers = []leaver{
 	}},
 	// Copilot's first Escape at work does nothing (TestCopilot), and the
 	// second may put the prompt back in the composer: cleared to quit.
-	{agent: copilot.ID, interrupt: []string{"Escape", "", "Escape"}, quit: []string{"C-u", "", "/exit"}, resume: []string{"--continue"}, setup: func(t *testing.T) (*Harness, func(*Tmux, string, ...string) *Pane) {
+	{agent: copilot.ID, interrupt: []string{"Escape", "", "Escape"}, quit: []string{"C-u", "", "/exit"}, resume: []string{"--continue"}, setup: func(t *testing.T, opts chat.Options) (*Harness, func(*Tmux, string, ...string) *Pane) {
 		bin := Install(t, Copilot)
 		h := New(t)
-		h.CopilotConfig(t, h.FakeChat(chat.Options{}), true)
+		h.CopilotConfig(t, h.FakeChat(opts), true)
 		return h, func(tm *Tmux, name string, args ...string) *Pane { return h.StartCopilot(tm, name, bin, args...) }
 	}, prompt: func(p *Pane, text string) {
 		p.WaitText(30*time.Second, CopilotIdle)
@@ -115,9 +117,12 @@ type leaveWorld struct {
 	start func(tm *Tmux, name string, args ...string) *Pane
 }
 
-func (a leaver) world(t *testing.T) *leaveWorld {
+func (a leaver) world(t *testing.T) *leaveWorld { return a.worldWith(t, chat.Options{}) }
+
+// worldWith is world with the fake Chat Completions API's options.
+func (a leaver) worldWith(t *testing.T, opts chat.Options) *leaveWorld {
 	t.Helper()
-	h, start := a.setup(t)
+	h, start := a.setup(t, opts)
 	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", a.agent)
 	w := &leaveWorld{a: a, h: h, tm: h.StartTmux(), start: start}
 	first := []string{"ag-tail", "--follow"}

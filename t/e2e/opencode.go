@@ -47,7 +47,7 @@ func (h *Harness) FakeChat(opts chat.Options) *chat.Server {
 		h.T.Fatal(err)
 	}
 	h.OnClose(func() { api.Close() })
-	h.Dump("fake Chat Completions API requests", api.Log)
+	h.addFake("Chat Completions", api)
 	return api
 }
 

@@ -117,6 +117,13 @@ func (s *Server[R]) Requests() []R {
 	return append([]R(nil), s.reqs...)
 }
 
+// Count is how many requests were answered so far.
+func (s *Server[R]) Count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.reqs)
+}
+
 // Log renders the request log, one request per line.
 func (s *Server[R]) Log() string {
 	var b strings.Builder
