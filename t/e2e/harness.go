@@ -164,7 +164,7 @@ func (h *Harness) Dump(name string, f func() string) { h.dumps = append(h.dumps,
 // fakeAPI is what the harness needs of a fake model API it started.
 type fakeAPI interface {
 	Log() string
-	Count() int
+	Count(method string) int
 }
 
 // addFake registers a fake model API: its request log is shown on failure
@@ -174,11 +174,12 @@ func (h *Harness) addFake(name string, api fakeAPI) {
 	h.Dump("fake "+name+" API requests", api.Log)
 }
 
-// Requests counts the requests the fake model APIs started here were sent.
+// Requests counts what the fake model APIs started here were sent: their
+// POSTs (a CLI's GET of the model list sends the model nothing).
 func (h *Harness) Requests() int {
 	n := 0
 	for _, api := range h.fakes {
-		n += api.Count()
+		n += api.Count("POST")
 	}
 	return n
 }

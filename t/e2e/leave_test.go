@@ -26,8 +26,8 @@ import (
 type leaver struct {
 	agent     string
 	interrupt []string // tmux key names; "" is a pause of 300 ms
-	// setup makes the harness; opts are the fake Chat Completions API's,
-	// for the agents on it.
+	// setup makes the harness; opts are the fake Chat Completions API's
+	// (Claude and Codex are on other fakes and ignore them).
 	setup  func(t *testing.T, opts chat.Options) (h *Harness, start func(tm *Tmux, name string, args ...string) *Pane)
 	prompt func(p *Pane, text string) // nil: Pane.Type
 	quit   []string                   // how a user quits at the prompt (see keys)

@@ -302,8 +302,8 @@ func TestRoutes(t *testing.T) {
 	servetest.Check(t, s.URL, "POST", "/v1/chat/completions", "{bad", 400, `"error"`)
 	servetest.Check(t, s.URL, "GET", "/v1/chat/completions", "", 404, "no route")
 	servetest.Check(t, s.URL, "POST", "/v1/responses", "{}", 404, "no route")
-	if n := len(s.Requests()); n != 6 || s.Count() != n {
-		t.Errorf("%d requests logged, Count %d:\n%s", n, s.Count(), s.Log())
+	if n := len(s.Requests()); n != 6 || s.Count("POST") != 3 || s.Count("GET") != 3 {
+		t.Errorf("%d requests logged, %d POST and %d GET, want 6, 3 and 3:\n%s", n, s.Count("POST"), s.Count("GET"), s.Log())
 	}
 	s2 := start(t, Options{Models: []string{"a", "b"}})
 	resp, _ = http.Get(s2.URL + "/v1/models")

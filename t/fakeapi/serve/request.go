@@ -22,6 +22,9 @@ type Request struct {
 	Status int
 }
 
+// HTTPMethod is the request's method (for Server.Count).
+func (r Request) HTTPMethod() string { return r.Method }
+
 // NewRequest starts the record of r.
 func NewRequest(r *http.Request) Request {
 	return Request{Time: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Agent: r.UserAgent()}

@@ -117,11 +117,18 @@ func (s *Server[R]) Requests() []R {
 	return append([]R(nil), s.reqs...)
 }
 
-// Count is how many requests were answered so far.
-func (s *Server[R]) Count() int {
+// Count is how many requests of method (POST, GET) were answered so far,
+// of records that embed Request.
+func (s *Server[R]) Count(method string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.reqs)
+	n := 0
+	for _, r := range s.reqs {
+		if m, ok := any(r).(interface{ HTTPMethod() string }); ok && m.HTTPMethod() == method {
+			n++
+		}
+	}
+	return n
 }
 
 // Log renders the request log, one request per line.
