@@ -9,7 +9,6 @@
 package jsonscan
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -233,30 +232,6 @@ func PlainRun[T string | []byte](s T, i int) int {
 		i++
 	}
 	return i
-}
-
-// NearQuote looks for the first '"' (or, with esc, '"' or '\\') at or
-// after i in b, eight bytes at a time, across at most about n bytes; it
-// returns its offset and true, or where it stopped looking and false.
-// For the many short strings of a line (keys, ids, times) it is cheaper
-// than a call to bytes.IndexByte each; a caller goes on from where it
-// stopped with IndexByte, which is faster over long text.
-func NearQuote(b []byte, i, n int, esc bool) (int, bool) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for end := i + n; i+8 <= len(b) && i < end; i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		q := x ^ (ones * '"')
-		m := (q - ones) &^ q
-		if esc {
-			bs := x ^ (ones * '\\')
-			m |= (bs - ones) &^ bs
-		}
-		// Exact for the lowest marked byte, which is all that is read.
-		if m &= highs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3, true
-		}
-	}
-	return i, false
 }
 
 // RawString returns the bytes between the quotes (the scanner at the

@@ -162,31 +162,3 @@ func FuzzPlainRun(f *testing.F) {
 	})
 }
 
-// FuzzNearQuote holds the word-at-a-time search to a byte loop: found, it
-// is the first quote (or backslash) from i; not found, it stopped on a
-// word boundary within reach of n, with none before it.
-func FuzzNearQuote(f *testing.F) {
-	for _, s := range []string{"", `"`, `abcdefgh"`, `abc\def"`, `0123456701234567"`, "é\"é"} {
-		f.Add([]byte(s), uint8(64))
-	}
-	f.Fuzz(func(t *testing.T, in []byte, n uint8) {
-		for _, esc := range []bool{false, true} {
-			for i := 0; i <= len(in); i++ {
-				got, ok := NearQuote(in, i, int(n), esc)
-				first := -1
-				for k := i; k < len(in); k++ {
-					if in[k] == '"' || esc && in[k] == '\\' {
-						first = k
-						break
-					}
-				}
-				switch {
-				case ok && got != first:
-					t.Fatalf("NearQuote(%q, %d, %d, %v) = %d, first is %d", in, i, n, esc, got, first)
-				case !ok && (got < i || (got-i)%8 != 0 || got > len(in) || first >= i && first < got):
-					t.Fatalf("NearQuote(%q, %d, %d, %v) stopped at %d, first is %d", in, i, n, esc, got, first)
-				}
-			}
-		}
-	})
-}

@@ -57,8 +57,8 @@ type Parser struct {
 	fixed   bool   // session came from the path
 	sub     string // sub-agent id of a subagents/agent-<id>.jsonl file
 
-	decode func([]byte, *record) (bool, error) // skimLine; the tests swap in a plain decoder
-	filter bool                                // skip lines mayMatter rejects
+	decode func([]byte, *record, *lineMemo) (bool, error) // skimLine; the tests swap in a plain decoder
+	memo   lineMemo
 
 	rec    record
 	ev     event.Event
@@ -87,7 +87,7 @@ type msgKey struct{ id, req string }
 
 // NewParser returns a parser for the transcript at path.
 func NewParser(path string) *Parser {
-	p := &Parser{path: path, decode: skimLine, filter: true}
+	p := &Parser{path: path, decode: skimLine}
 	dir, base := filepath.Split(filepath.Clean(path))
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	p.session = stem
@@ -119,10 +119,7 @@ func (p *Parser) Reset() {
 
 // Parse handles one line (see provider.TranscriptParser).
 func (p *Parser) Parse(line []byte, emit func(*event.Event)) error {
-	if p.filter && !mayMatter(line) {
-		return nil
-	}
-	ok, err := p.decode(line, &p.rec)
+	ok, err := p.decode(line, &p.rec, &p.memo)
 	if err != nil || !ok {
 		return err
 	}
@@ -131,7 +128,7 @@ func (p *Parser) Parse(line []byte, emit func(*event.Event)) error {
 }
 
 // handle derives the events of one record. State changes only on lines
-// that yield events, so skipping the lines mayMatter rejects is exact.
+// that yield events.
 func (p *Parser) handle(r *record, emit func(*event.Event)) {
 	m := &r.Msg
 	isUser, isAssistant := r.Type.is("user"), r.Type.is("assistant")

@@ -12,7 +12,7 @@ import (
 // decodePlain is the straightforward decoder the fast path is checked
 // against: encoding/json into generic values, then the same meaning as
 // skimLine gives (wrong types count as absent, last duplicate wins).
-func decodePlain(line []byte, r *record) (bool, error) {
+func decodePlain(line []byte, r *record, _ *lineMemo) (bool, error) {
 	*r = record{}
 	d := json.NewDecoder(bytes.NewReader(line))
 	d.UseNumber()
@@ -85,9 +85,9 @@ func num(v any) int64 {
 	return toInt([]byte(n))
 }
 
-// plainParser is a Parser on the oracle: no pre-filter, full decoding.
+// plainParser is a Parser on the oracle: full decoding.
 func plainParser(path string) *Parser {
 	p := NewParser(path)
-	p.decode, p.filter = decodePlain, false
+	p.decode = decodePlain
 	return p
 }

@@ -142,9 +142,6 @@ func toInt(num []byte) int64 {
 	return 0
 }
 
-// summaryKeys are the tool input members worth showing, most telling first.
-var summaryKeys = [...]string{"command", "file_path", "notebook_path", "pattern", "url", "query", "path", "description", "prompt"}
-
 // pickSummary is the first non-empty value, in summaryKeys order.
 func pickSummary(vals []jstr) string {
 	for _, v := range vals {
@@ -153,68 +150,6 @@ func pickSummary(vals []jstr) string {
 		}
 	}
 	return ""
-}
-
-func summaryRank(key string) int {
-	for i, k := range summaryKeys {
-		if k == key {
-			return i
-		}
-	}
-	return -1
-}
-
-// mayMatter reports whether line can yield an event; a line that cannot is
-// skipped unread. Events come only from lines of type user, assistant or
-// system, or with a message.usage, and such a line holds one of the quoted
-// words "user", "usage", "assistant", "system" ("role":"user",
-// "type":"assistant", ...). One pass hops from quote to quote (nextQuote)
-// and checks the word after each; a line
-// without any of them still counts if it holds a \u escape, the only way
-// to write those words without their letters.
-func mayMatter(line []byte) bool {
-	for i := 0; ; {
-		k := nextQuote(line, i)
-		if k < 0 {
-			break
-		}
-		i = k + 1
-		if i+5 > len(line) {
-			break
-		}
-		switch line[i] {
-		case 'u':
-			if line[i+1] == 's' && (line[i+2] == 'e' && line[i+3] == 'r' && line[i+4] == '"' ||
-				i+6 <= len(line) && string(line[i+2:i+6]) == `age"`) {
-				return true
-			}
-		case 'a':
-			if i+10 <= len(line) && string(line[i+1:i+10]) == `ssistant"` {
-				return true
-			}
-		case 's':
-			if i+7 <= len(line) && string(line[i+1:i+7]) == `ystem"` {
-				return true
-			}
-		}
-	}
-	return bytes.Contains(line, []byte(`\u`))
-}
-
-// nextQuote is the index of the first '"' in b from i on, or -1: the
-// few bytes to the next one found by words, the rest by IndexByte.
-func nextQuote(b []byte, i int) int {
-	k, ok := jsonscan.NearQuote(b, i, 64, false)
-	if ok {
-		return k
-	}
-	if k >= len(b) {
-		return -1
-	}
-	if q := bytes.IndexByte(b[k:], '"'); q >= 0 {
-		return k + q
-	}
-	return -1
 }
 
 // injected are the starts of user-role text Claude Code writes itself:

@@ -2,9 +2,11 @@ package claude
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 
-	"github.com/agwatch/ag/filters/jsonscan"
+	"github.com/agwatch/ag/filters/event"
 )
 
 // skim reads the few members the parser needs out of one JSON line and
@@ -20,9 +22,12 @@ import (
 type skim struct {
 	b   []byte
 	i   int
-	esc bool   // the last string read may hold an escape
-	key []byte // the member member moved to
-	err error  // the first syntax error
+	esc bool    // the last string read may hold an escape
+	key []byte  // the key of the member member moved to
+	kid keyCode // and its code
+
+	memo *lineMemo // nil: none
+	err  error     // the first syntax error
 }
 
 type syntaxError struct {
@@ -39,6 +44,11 @@ func (s *skim) fail(msg string) {
 }
 
 func (s *skim) ws() {
+	// Transcripts hold no white space between tokens: one compare, as
+	// every token starts above ' '.
+	if s.i < len(s.b) && s.b[s.i] > ' ' {
+		return
+	}
 	for s.i < len(s.b) {
 		switch s.b[s.i] {
 		case ' ', '\t', '\n', '\r':
@@ -55,19 +65,27 @@ func (s *skim) str() []byte {
 		s.fail("expected string")
 		return nil
 	}
+	b := s.b
 	start := s.i + 1
 	s.esc = false
 	// Most strings in a transcript are keys, ids and times, under 64
-	// bytes: found by words (jsonscan.NearQuote), stepping over escapes.
+	// bytes: looked for eight bytes at a time (the lowest quote or
+	// backslash of a word), stepping over escapes; written out here
+	// rather than called, as this loop runs ~40 times a line.
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	j := start
-	for j-start < 64 {
-		k, ok := jsonscan.NearQuote(s.b, j, 64-(j-start), true)
-		if j = k; !ok {
-			break
+	for j+8 <= len(b) && j-start < 64 {
+		x := binary.LittleEndian.Uint64(b[j:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		m := ((q-ones)&^q | (bs-ones)&^bs) & highs
+		if m == 0 {
+			j += 8
+			continue
 		}
-		if s.b[j] == '"' {
+		j += bits.TrailingZeros64(m) >> 3
+		if b[j] == '"' {
 			s.i = j + 1
-			return s.b[start:j]
+			return b[start:j]
 		}
 		j += 2 // a backslash and the byte it escapes
 		s.esc = true
@@ -232,7 +250,7 @@ func (s *skim) skipContainer() {
 // skipped and reported false. Its members or elements are then walked by
 // member or elem, with n counting them from 0:
 //
-//	for n := 0; s.member(&n); n++ { switch string(s.key) { ... } }
+//	for n := 0; s.member(&n); n++ { switch s.kid { ... } }
 func (s *skim) open(c byte) bool {
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != c {
@@ -249,6 +267,10 @@ func (s *skim) member(n *int) bool {
 	if !s.next(*n, '}', "unterminated object", "expected comma or end of object") {
 		return false
 	}
+	if id, end, ok := knownKey(s.b, s.i); ok && end < len(s.b) && s.b[end] == ':' {
+		s.key, s.kid, s.i = s.b[s.i+1:end-1], id, end+1
+		return true
+	}
 	raw := s.str()
 	if s.err != nil {
 		return false
@@ -257,6 +279,7 @@ func (s *skim) member(n *int) bool {
 	if s.esc {
 		s.key = []byte(decodeStr(raw))
 	}
+	s.kid = keyOf(s.key)
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != ':' {
 		s.fail("expected colon")
@@ -300,3 +323,14 @@ func (s *skim) next(n int, close byte, unterminated, expected string) bool {
 	s.fail(expected)
 	return false
 }
+
+// lineMemo is what a transcript's lines repeat that is worth remembering:
+// every line of a response (a line a content block) carries the same usage
+// object, ~25 tokens the skim would read again.
+type lineMemo struct {
+	usage []byte       // the last usage object read, raw
+	tok   event.Tokens // and its reading
+}
+
+// maxUsageMemo bounds the usage object kept (Claude Code's are ~400 bytes).
+const maxUsageMemo = 1 << 10

@@ -6,54 +6,55 @@ import "github.com/agwatch/ag/filters/event"
 // record for what each means).
 
 // skimLine fills r from line. ok is false when the line is not an object
-// (nothing to read); err when it is broken.
-func skimLine(line []byte, r *record) (ok bool, err error) {
+// (nothing to read); err when it is broken. memo, when not nil, holds what
+// the lines before repeat.
+func skimLine(line []byte, r *record, memo *lineMemo) (ok bool, err error) {
 	blocks := r.Msg.Blocks[:0] // kept: most lines have some
 	*r = record{}
 	r.Msg.Blocks = blocks
-	s := skim{b: line}
+	s := skim{b: line, memo: memo}
 	s.ws()
 	if s.i >= len(line) || line[s.i] != '{' {
 		return false, nil
 	}
 	s.i++
 	for n := 0; s.member(&n); n++ {
-		switch string(s.key) {
-		case "type":
+		switch s.kid {
+		case keyType:
 			r.Type = s.jtext()
-		case "subtype":
+		case keySubtype:
 			r.Subtype = s.jtext()
-		case "isSidechain":
+		case keyIsSidechain:
 			r.Sidechain = s.boolVal()
-		case "isMeta":
+		case keyIsMeta:
 			r.Meta = s.boolVal()
-		case "isCompactSummary":
+		case keyIsCompactSummary:
 			r.CompactSummary = s.boolVal()
-		case "agentId":
+		case keyAgentID:
 			r.AgentID = s.jtext()
-		case "promptId":
+		case keyPromptID:
 			r.PromptID = s.jtext()
-		case "sessionId":
+		case keySessionID:
 			r.SessionID = s.jtext()
-		case "timestamp":
+		case keyTimestamp:
 			r.Timestamp = s.jtext()
-		case "cwd":
+		case keyCwd:
 			r.Cwd = s.jtext()
-		case "gitBranch":
+		case keyGitBranch:
 			r.Branch = s.jtext()
-		case "requestId":
+		case keyRequestID:
 			r.RequestID = s.jtext()
-		case "uuid":
+		case keyUUID:
 			r.UUID = s.jtext()
-		case "interruptedMessageId":
+		case keyInterruptedMessageID:
 			r.InterruptedMessageID = s.jtext()
-		case "isApiErrorMessage":
+		case keyIsAPIErrorMessage:
 			r.APIError = s.boolVal()
-		case "error":
+		case keyError:
 			r.ErrorKind = s.jtext()
-		case "toolUseResult":
+		case keyToolUseResult:
 			r.Launched = s.launched()
-		case "message":
+		case keyMessage:
 			r.Msg = message{Blocks: r.Msg.Blocks[:0]}
 			s.message(&r.Msg)
 		default:
@@ -75,10 +76,10 @@ func (s *skim) launched() jstr {
 	var status, agent jstr
 	if s.open('{') {
 		for n := 0; s.member(&n); n++ {
-			switch string(s.key) {
-			case "status":
+			switch s.kid {
+			case keyStatus:
 				status, _ = s.strVal()
-			case "agentId":
+			case keyAgentID:
 				agent, _ = s.strVal()
 			default:
 				s.skip()
@@ -96,17 +97,17 @@ func (s *skim) message(m *message) {
 		return
 	}
 	for n := 0; s.member(&n); n++ {
-		switch string(s.key) {
-		case "id":
+		switch s.kid {
+		case keyID:
 			m.ID = s.jtext()
-		case "model":
+		case keyModel:
 			m.Model = s.jtext()
-		case "stop_reason":
+		case keyStopReason:
 			m.StopReason = s.jtext()
-		case "usage":
+		case keyUsage:
 			m.Usage = event.Tokens{}
 			m.HasUsage = s.usage(&m.Usage)
-		case "content":
+		case keyContent:
 			m.IsString, m.Text, m.Blocks = false, jstr{}, m.Blocks[:0]
 			s.ws()
 			if s.i < len(s.b) && s.b[s.i] == '"' {
@@ -129,18 +130,35 @@ func (s *skim) message(m *message) {
 }
 
 func (s *skim) usage(u *event.Tokens) bool {
+	c := s.memo
+	if c != nil && len(c.usage) > 0 && len(s.b)-s.i >= len(c.usage) && string(s.b[s.i:s.i+len(c.usage)]) == string(c.usage) {
+		// The same object, byte for byte, as the line before: the same
+		// reading (it ends with its '}', so nothing after it counts).
+		*u = c.tok
+		s.i += len(c.usage)
+		return true
+	}
+	start := s.i
+	ok := s.usageRead(u)
+	if c != nil && s.err == nil && ok && s.i-start <= maxUsageMemo {
+		c.usage, c.tok = append(c.usage[:0], s.b[start:s.i]...), *u
+	}
+	return ok
+}
+
+func (s *skim) usageRead(u *event.Tokens) bool {
 	if !s.open('{') {
 		return false
 	}
 	for n := 0; s.member(&n); n++ {
-		switch string(s.key) {
-		case "input_tokens":
+		switch s.kid {
+		case keyInputTokens:
 			u.In = s.numVal()
-		case "output_tokens":
+		case keyOutputTokens:
 			u.Out = s.numVal()
-		case "cache_read_input_tokens":
+		case keyCacheReadInputTokens:
 			u.CacheRead = s.numVal()
-		case "cache_creation_input_tokens":
+		case keyCacheCreationInputTokens:
 			u.CacheWrite = s.numVal()
 		default:
 			s.skip()
@@ -156,23 +174,23 @@ func (s *skim) block(b *block) bool {
 		return false
 	}
 	for n := 0; s.member(&n); n++ {
-		switch string(s.key) {
-		case "type":
+		switch s.kid {
+		case keyType:
 			b.Type = s.jtext()
-		case "id":
+		case keyID:
 			b.ID = s.jtext()
-		case "name":
+		case keyName:
 			b.Name = s.jtext()
-		case "tool_use_id":
+		case keyToolUseID:
 			b.ToolUseID = s.jtext()
-		case "is_error":
+		case keyIsError:
 			b.IsError = s.boolVal()
-		case "content":
+		case keyContent:
 			j, isStr := s.strVal()
 			b.Rejected = isStr && rejected(j)
-		case "text":
+		case keyText:
 			b.Text, _ = s.strVal()
-		case "input":
+		case keyInput:
 			b.Summary = s.summary()
 		default:
 			s.skip()
@@ -186,7 +204,7 @@ func (s *skim) summary() string {
 	var vals [len(summaryKeys)]jstr
 	if s.open('{') {
 		for n := 0; s.member(&n); n++ {
-			r := summaryRank(string(s.key))
+			r := int(s.kid) - int(keySummary)
 			if r < 0 {
 				s.skip()
 				continue

@@ -205,15 +205,12 @@ func TestParseReportsBrokenJSON(t *testing.T) {
 		`{"type":"assistant","message":{"usage":{"input_tokens":1,}}}`,
 		`{"type":"user"} trailing`,
 		`{"type":"user","message":[1,2}`,
+		`{"type":"attachment", broken`, // read, as every line is: said too
 	} {
 		_, errs := parseAll(NewParser("/x/s.jsonl"), []byte(line+"\n"))
 		if len(errs) != 1 {
 			t.Errorf("%s: errors %q, want one", line, errs)
 		}
-	}
-	// Lines that cannot carry an event are not looked at, broken or not.
-	if _, errs := parseAll(NewParser("/x/s.jsonl"), []byte(`{"type":"attachment", broken`+"\n")); len(errs) != 0 {
-		t.Errorf("uninteresting line reported: %v", errs)
 	}
 }
 
@@ -303,7 +300,7 @@ func TestCorpus(t *testing.T) {
 	}
 }
 
-// FuzzParse checks the fast path (pre-filter and skimmer) against plain
+// FuzzParse checks the fast path (the skimmer) against plain
 // encoding/json: on valid JSON lines they must give the same events; on
 // anything else the fast path must not panic.
 func FuzzParse(f *testing.F) {
@@ -355,28 +352,16 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-func BenchmarkPrefilter(b *testing.B) {
-	// An attachment line: what the pre-filter exists to skip.
-	line := []byte(`{"parentUuid":"x","isSidechain":false,"attachment":{"type":"hook_success","stdout":"` + strings.Repeat("output of a hook ", 200) + `"},"type":"attachment","uuid":"u","timestamp":"2026-11-20T09:00:00.000Z"}`)
-	b.SetBytes(int64(len(line)))
-	for b.Loop() {
-		if mayMatter(line) {
-			b.Fatal("attachment passed")
-		}
-	}
-}
-
 func jsonValid(b []byte) bool {
 	var r record
-	_, err := decodePlain(b, &r)
+	_, err := decodePlain(b, &r, nil)
 	return err == nil
 }
 
 // BenchmarkCorpus reads the generated bench corpus when it is cached
 // (go test -tags bench ./t/bench makes it): 4 MB of it, warm in the cache
 // as ag-tail's read buffer is. skim is the JSON alone, parse adds the
-// pre-filter and the events, encode their JSON: what ag-tail does per
-// line, less the reading.
+// events, encode their JSON: what ag-tail does per line, less the reading.
 func BenchmarkCorpus(b *testing.B) {
 	dir := filepath.Join(os.TempDir(), "ag-cache", "claude-corpus-v2-seed1-300mb", "projects")
 	if d := os.Getenv("AG_E2E_CACHE"); d != "" {
@@ -394,20 +379,12 @@ func BenchmarkCorpus(b *testing.B) {
 		}
 	}
 	lines := bytes.Split(data, []byte("\n"))
-	b.Run("prefilter", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			for _, l := range lines {
-				mayMatter(l)
-			}
-		}
-	})
 	b.Run("skim", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		var r record
 		for b.Loop() {
 			for _, l := range lines {
-				skimLine(l, &r)
+				skimLine(l, &r, nil)
 			}
 		}
 	})
@@ -537,9 +514,9 @@ func TestCheckpoints(t *testing.T) {
 // TestCheckpointFields: a field added to Parser must be in its checkpoint
 // too (or said why not here).
 func TestCheckpointFields(t *testing.T) {
-	// path, fixed and sub come from the path; decode and filter are set by
-	// NewParser; rec, ev, tok and ctx are scratch; model, names and the
-	// three id* are caches; recent is Seen.
+	// path, fixed and sub come from the path; decode is set by NewParser;
+	// rec, ev, tok and ctx are scratch; memo, model, names and the three
+	// id* are caches; recent is Seen.
 	if n, c := reflect.TypeOf(Parser{}).NumField(), reflect.TypeOf(checkpoint{}).NumField(); n != c-1+14 {
 		t.Errorf("Parser has %d fields, its checkpoint %d: keep them in step", n, c)
 	}
