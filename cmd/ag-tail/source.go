@@ -152,6 +152,9 @@ func (k *sink) read(s *source) error {
 		k.at = cli.Place{Name: s.path}
 		return k.readWhole(s, k.emit, false)
 	}
+	if len(s.buf) == 0 && !s.skipping {
+		k.readMapped(s)
+	}
 	buf := append(k.scratch[:0], s.buf...)
 	defer func() {
 		s.buf = append(s.buf[:0], buf...)
@@ -168,7 +171,7 @@ func (k *sink) read(s *source) error {
 		n, err := s.f.Read(buf[len(buf):cap(buf)])
 		if n > 0 {
 			buf = buf[:len(buf)+n]
-			buf = k.lines(s, buf)
+			buf = k.lines(s, buf, true)
 			if k.t.stopped() {
 				return nil
 			}
@@ -187,9 +190,10 @@ func (k *sink) read(s *source) error {
 	}
 }
 
-// lines hands on the complete lines in b and returns the rest, moved to
-// the front.
-func (k *sink) lines(s *source, b []byte) []byte {
+// lines hands on the complete lines in b and, with keep, returns the rest
+// moved to the front. s.off follows each line handed on, so a read cut
+// short (a mapping that faulted) resumes after the last one.
+func (k *sink) lines(s *source, b []byte, keep bool) []byte {
 	start := 0
 	for {
 		i := bytes.IndexByte(b[start:], '\n')
@@ -198,6 +202,7 @@ func (k *sink) lines(s *source, b []byte) []byte {
 		}
 		line := b[start : start+i]
 		start += i + 1
+		s.off += int64(i + 1)
 		s.line++
 		if s.skipping {
 			s.skipping = false
@@ -207,7 +212,7 @@ func (k *sink) lines(s *source, b []byte) []byte {
 			line = line[:n-1]
 		}
 		if s.muteTo > 0 {
-			if s.off+int64(start) <= s.muteTo {
+			if s.off <= s.muteTo {
 				k.handleMuted(s, line)
 				continue
 			}
@@ -218,7 +223,9 @@ func (k *sink) lines(s *source, b []byte) []byte {
 			return b[:0] // told to end (a replay only): what is left is not read
 		}
 	}
-	s.off += int64(start)
+	if !keep {
+		return nil
+	}
 	rest := copy(b, b[start:])
 	b = b[:rest]
 	if len(b) > maxLine {

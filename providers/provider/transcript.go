@@ -73,7 +73,10 @@ type TranscriptParser interface {
 	// yields (the event is reused after emit returns). A line that carries
 	// nothing of interest returns nil; only a line that is not valid JSON
 	// where the parser needed to read it returns an error, which the
-	// caller reports with file:line and goes on.
+	// caller reports with file:line and goes on. line is valid only
+	// during the call and must not be written to: it may be the reader's
+	// buffer or a read-only mapping of the file that is gone once the
+	// reader moves on.
 	Parse(line []byte, emit func(*event.Event)) error
 	// Reset forgets per-file state: the file was truncated or replaced and
 	// will be read again from its start.
