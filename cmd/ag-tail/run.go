@@ -163,6 +163,13 @@ type lineBuffer struct {
 const batch = 64 << 10
 
 func (b *lineBuffer) Write(p []byte) (int, error) {
+	if len(b.buf)+len(p) > batch && len(p) >= batch/2 {
+		// A worker's whole output: written as it is, after what is held.
+		if err := b.Flush(); err != nil {
+			return 0, err
+		}
+		return b.w.Write(p)
+	}
 	b.buf = append(b.buf, p...)
 	if len(b.buf) >= batch {
 		if err := b.Flush(); err != nil {

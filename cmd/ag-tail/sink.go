@@ -129,40 +129,43 @@ func (k *sink) flush() {
 }
 
 // commit writes one out: meters already counted are left out, and each
-// message is said in its place.
+// message is said in its place. What is kept between two events left out
+// goes in one write (an out with none, most of them, in one).
 func (t *tail) commit(o *out) {
-	pos, mi := 0, 0
-	write := func(upTo int) {
-		for mi < len(o.msgs) && o.msgs[mi].at <= upTo {
+	pos, mi := 0, 0 // o.buf[pos:] is not written yet
+	writeTo := func(at int) {
+		for mi < len(o.msgs) && o.msgs[mi].at <= at {
 			t.write(o.buf[pos:o.msgs[mi].at])
 			pos = o.msgs[mi].at
 			t.prog.Errorf("%s", o.msgs[mi].text)
 			t.reported++
 			mi++
 		}
-		t.write(o.buf[pos:upTo])
-		pos = upTo
+		t.write(o.buf[pos:at])
+		pos = at
 	}
 	for _, sp := range o.spans {
-		write(sp.start)
+		drop := false
 		if sp.meter != 0 {
 			if _, dup := t.meters[sp.meter]; dup {
-				pos = sp.end
-				continue
-			}
-			t.meters[sp.meter] = struct{}{}
-			if t.saveMeters {
-				t.newMeters = append(t.newMeters, sp.meter)
+				drop = true
+			} else {
+				t.meters[sp.meter] = struct{}{}
+				if t.saveMeters {
+					t.newMeters = append(t.newMeters, sp.meter)
+				}
 			}
 		}
-		if sp.key != 0 && t.skip[sp.key] > 0 {
+		if !drop && sp.key != 0 && t.skip[sp.key] > 0 {
 			t.skip[sp.key]-- // ag-fold has it: folded before the restart
-			pos = sp.end
-			continue
+			drop = true
 		}
-		write(sp.end)
+		if drop {
+			writeTo(sp.start)
+			pos = sp.end
+		}
 	}
-	write(len(o.buf))
+	writeTo(len(o.buf))
 	if len(o.buf) > 0 {
 		t.wrote = true
 	}
