@@ -8,7 +8,7 @@ LDFLAGS  := -s -w
 PROGRAMS := $(notdir $(wildcard cmd/ag-*))
 CACHE    ?= $(CURDIR)/.cache
 
-.PHONY: all build test e2e bench fuzz man run cross vet clean install uninstall picture
+.PHONY: all build test e2e bench fuzz man run cross vet clean install uninstall picture pgo
 
 all: build
 
@@ -60,6 +60,24 @@ bench: build
 	@st=0; $(GO) test -run '^$$' -bench . -benchmem ./... || st=1; \
 	AG_BIN=$(CURDIR)/bin AG_E2E_CACHE=$(CACHE) $(GO) test -tags bench -count=1 -v -timeout 45m ./t/bench/ || st=1; \
 	exit $$st
+
+# Profile-guided optimisation: the go command builds a main package with
+# the default.pgo beside it, so ag-tail and ag-fold (a replay's two
+# stages) are built from cmd/ag-tail/default.pgo and cmd/ag-fold/default.pgo
+# (a few per cent of a replay's CPU time; doc/performance.md). make pgo
+# makes the two again, from a replay of a generated 200 MB history; run it
+# when their hot paths change.
+PGO_CORPUS := $(CACHE)/claude-corpus-v2-seed1-200mb
+PGO_HOME   := $(CACHE)/pgo-home
+pgo: build
+	@test -f $(PGO_CORPUS)/.complete || { rm -rf $(PGO_CORPUS) && \
+	  $(GO) run ./t/internal/gencorpus/cmd/gencorpus $(PGO_CORPUS) 200 && touch $(PGO_CORPUS)/.complete; }
+	AG_PGO_CORPUS=$(PGO_CORPUS) $(GO) test -run '^$$' -bench Once -benchtime 20x -cpuprofile cmd/ag-tail/default.pgo -o $(CACHE)/pgo.test ./cmd/ag-tail
+	@mkdir -p $(PGO_HOME)
+	env HOME=$(PGO_HOME) AG_DIR=$(PGO_HOME)/.ag CLAUDE_CONFIG_DIR=$(PGO_CORPUS) bin/ag-tail --once > $(CACHE)/pgo-events.ndjson
+	AG_PGO_EVENTS=$(CACHE)/pgo-events.ndjson $(GO) test -run '^$$' -bench Snapshot -benchtime 20x -cpuprofile cmd/ag-fold/default.pgo -o $(CACHE)/pgo.test ./cmd/ag-fold
+	@rm -f $(CACHE)/pgo.test
+	$(MAKE) build
 
 FUZZTIME ?= 20s
 fuzz:
