@@ -218,7 +218,7 @@ func (f *follower) replayUnits(ctx context.Context, units []*unit, resume func(*
 		}
 		s := u.src
 		if s.whole != nil {
-			emit := k.emit
+			emit := k.emitFn
 			if info, err := os.Stat(s.path); err == nil && f.stale(info) {
 				emit = discard // known from now on, not replayed
 			}

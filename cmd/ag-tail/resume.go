@@ -123,7 +123,7 @@ func (f *follower) resumeUnit(k *sink, u *unit, seq uint64) bool {
 		if !ok {
 			return false
 		}
-		emit := k.emit
+		emit := k.emitFn
 		dev, ino := identity(info)
 		switch cp, isCp := s.parser.(provider.Checkpointer); {
 		case v.hasState && isCp && cp.Restore(v.state) == nil:

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,7 +43,7 @@ type tail struct {
 	cursorEvery time.Duration
 	asKilled    bool // tests: at the end write nothing more, as kill -9 would
 	buf         *lineBuffer
-	outs        sync.Pool    // of *out
+	outs        chan *out    // free outs (getOut, putOut)
 	stop        *atomic.Bool // set while a replay runs: tells its readers to end
 
 	// Meters counted, across files (ids hashed): a response copied into
@@ -78,6 +77,7 @@ func newTail(stdout, stderr io.Writer, env paths.Env, now func() time.Time) *tai
 		env: env, now: now, provs: providers.All(), storeEvery: storePoll, cursorEvery: cursorEvery, meters: map[uint64]struct{}{},
 	}
 	t.buf = &lineBuffer{w: stdout}
+	t.outs = make(chan *out, aheadBytes/outMax+aheadUnits)
 	return t
 }
 

@@ -150,7 +150,7 @@ func (k *sink) read(s *source) error {
 	}
 	if s.whole != nil {
 		k.at = cli.Place{Name: s.path}
-		return k.readWhole(s, k.emit, false)
+		return k.readWhole(s, k.emitFn, false)
 	}
 	if len(s.buf) == 0 && !s.skipping {
 		k.readMapped(s)
@@ -180,7 +180,7 @@ func (k *sink) read(s *source) error {
 			// All that was written so far is read: a parser holding
 			// events back for a later line lets them go.
 			if d, ok := s.parser.(provider.TranscriptDrainer); ok {
-				d.Drain(k.emit)
+				d.Drain(k.emitFn)
 			}
 			return nil
 		}
@@ -256,7 +256,7 @@ func (k *sink) handle(s *source, line []byte) {
 	}
 	var err error
 	if s.parser != nil {
-		err = s.parser.Parse(line, k.emit)
+		err = s.parser.Parse(line, k.emitFn)
 	} else if len(bytes.TrimSpace(line)) > 0 {
 		e := &s.ev
 		if err = s.dec.Decode(line, e); err == nil {

@@ -25,7 +25,7 @@ func (k *sink) readStore(st *store) {
 	k.at = cli.Place{Name: st.path}
 	_, err := os.Stat(st.path)
 	st.exists = err == nil
-	err = st.r.Read(k.emit)
+	err = st.r.Read(k.emitFn)
 	if err == nil {
 		st.lastErr = ""
 		return

@@ -9,9 +9,11 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -288,18 +290,21 @@ func (s *Scanner) Str() (string, error) {
 // their offset, for errors). Invalid UTF-8 and lone surrogates become
 // U+FFFD, as encoding/json does.
 func Unquote(raw []byte, off int) (string, error) {
-	out := make([]byte, 0, len(raw))
+	// Built in place (strings.Builder hands over its bytes): one
+	// allocation, and the runs between escapes copied whole, as a
+	// prompt's text is kilobytes with an escape every line or so.
+	var out strings.Builder
+	out.Grow(len(raw))
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRune(raw[i:])
-			out = utf8.AppendRune(out, r) // invalid bytes become U+FFFD
-			i += n
-			continue
+		j := asciiRun(raw, i)
+		out.Write(raw[i:j])
+		if i = j; i >= len(raw) {
+			break
 		}
-		if c != '\\' {
-			out = append(out, c)
-			i++
+		if c := raw[i]; c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRune(raw[i:])
+			out.WriteRune(r) // invalid bytes become U+FFFD
+			i += n
 			continue
 		}
 		if i+1 >= len(raw) {
@@ -307,17 +312,17 @@ func Unquote(raw []byte, off int) (string, error) {
 		}
 		switch raw[i+1] {
 		case '"', '\\', '/':
-			out = append(out, raw[i+1])
+			out.WriteByte(raw[i+1])
 		case 'b':
-			out = append(out, '\b')
+			out.WriteByte('\b')
 		case 'f':
-			out = append(out, '\f')
+			out.WriteByte('\f')
 		case 'n':
-			out = append(out, '\n')
+			out.WriteByte('\n')
 		case 'r':
-			out = append(out, '\r')
+			out.WriteByte('\r')
 		case 't':
-			out = append(out, '\t')
+			out.WriteByte('\t')
 		case 'u':
 			r, ok := hex4(raw, i+2)
 			if !ok {
@@ -327,21 +332,39 @@ func Unquote(raw []byte, off int) (string, error) {
 			if utf16.IsSurrogate(r) {
 				if r2, ok := hex4(raw, i+2); ok && i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
 					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						out = utf8.AppendRune(out, dec)
+						out.WriteRune(dec)
 						i += 6
 						continue
 					}
 				}
 				r = utf8.RuneError
 			}
-			out = utf8.AppendRune(out, r)
+			out.WriteRune(r)
 			continue
 		default:
 			return "", &SyntaxError{off + i, "bad escape"}
 		}
 		i += 2
 	}
-	return string(out), nil
+	return out.String(), nil
+}
+
+// asciiRun returns the offset of the first backslash or byte past ASCII
+// at or after i in b, or len(b): eight bytes at a time.
+func asciiRun(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		bs := x ^ (ones * '\\')
+		// Exact for the lowest marked byte, which is all that is read.
+		if m := (x | (bs-ones)&^bs) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for i < len(b) && b[i] != '\\' && b[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
 }
 
 func hex4(b []byte, i int) (rune, bool) {
