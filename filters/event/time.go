@@ -91,7 +91,27 @@ func parseUTC[T string | []byte](s T) (time.Time, bool) {
 	default:
 		return time.Time{}, false
 	}
-	return time.Date(year, time.Month(month), day, hour, min, sec, nsec, time.UTC), true
+	if year < 1 {
+		return time.Date(year, time.Month(month), day, hour, min, sec, nsec, time.UTC), true
+	}
+	// The seconds since 1970 worked out directly: time.Date normalises
+	// every field first, a third of a transcript line's time in handle.
+	unix := unixDays(year, month, day)*86400 + int64(hour*3600+min*60+sec)
+	return time.Unix(unix, int64(nsec)).UTC(), true
+}
+
+// unixDays is the number of days from 1970-01-01 to year-month-day
+// (proleptic Gregorian, year ≥ 1), counted from March so that a leap day
+// ends its year.
+func unixDays(year, month, day int) int64 {
+	if month <= 2 {
+		year--
+	}
+	era := year / 400
+	yoe := year - era*400
+	doy := (153*((month+9)%12)+2)/5 + day - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era*146097+doe) - 719468
 }
 
 func daysIn(month, year int) int {

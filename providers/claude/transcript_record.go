@@ -56,8 +56,9 @@ type block struct {
 // until something needs it: most text in a transcript is never looked at.
 // A decoder that already has the Go string sets dec instead.
 type jstr struct {
-	raw []byte
-	dec string
+	raw   []byte
+	dec   string
+	plain bool // raw is known to hold no escape
 }
 
 func (j jstr) String() string {
@@ -75,7 +76,7 @@ func (j jstr) is(s string) bool {
 	if string(j.raw) == s {
 		return true
 	}
-	if bytes.IndexByte(j.raw, '\\') < 0 {
+	if j.plain || bytes.IndexByte(j.raw, '\\') < 0 {
 		return false // plain text differs (s is ASCII)
 	}
 	return decodeStr(j.raw) == s
@@ -92,7 +93,7 @@ func (j jstr) or(prev string) string {
 // text is the string's bytes when it holds no escape (its raw body),
 // else its decoded text: for what is read, not kept (a timestamp).
 func (j jstr) text() []byte {
-	if j.raw != nil && bytes.IndexByte(j.raw, '\\') < 0 {
+	if j.raw != nil && (j.plain || bytes.IndexByte(j.raw, '\\') < 0) {
 		return j.raw
 	}
 	return []byte(j.String())

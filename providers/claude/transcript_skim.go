@@ -120,7 +120,8 @@ func (s *skim) str() []byte {
 func (s *skim) strVal() (jstr, bool) {
 	s.ws()
 	if s.i < len(s.b) && s.b[s.i] == '"' {
-		return jstr{raw: s.str()}, true
+		raw := s.str()
+		return jstr{raw: raw, plain: !s.esc}, true
 	}
 	s.skip()
 	return jstr{}, false

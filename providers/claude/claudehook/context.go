@@ -22,13 +22,22 @@ var largeMarkers = []string{"[1m]", "(1m context)", "fable", "mythos"}
 // now. A transcript names the API model (never "[1m]"), so a session that
 // already holds more than the default window must be on the large one.
 func ContextWindow(model string, used int64) int64 {
+	return window(largeModel(model), used)
+}
+
+// largeModel reports whether model's name says the 1M window.
+func largeModel(model string) bool {
 	m := strings.ToLower(model)
 	for _, k := range largeMarkers {
 		if strings.Contains(m, k) {
-			return WindowLarge
+			return true
 		}
 	}
-	if used > WindowDefault {
+	return false
+}
+
+func window(large bool, used int64) int64 {
+	if large || used > WindowDefault {
 		return WindowLarge
 	}
 	return WindowDefault
@@ -58,12 +67,19 @@ func ContextOf(model string, t event.Tokens) *event.Context {
 type Ctx struct {
 	event.Context
 	left int
+	// The model last asked about and whether its name says the large
+	// window: a transcript names the same model response after response.
+	model string
+	large bool
 }
 
 // FillContext is ContextOf into c.
 func FillContext(c *Ctx, model string, t event.Tokens) {
 	used := t.In + t.CacheRead + t.CacheWrite
-	size := ContextWindow(model, used)
+	if model != c.model || model == "" {
+		c.model, c.large = model, largeModel(model)
+	}
+	size := window(c.large, used)
 	c.left = LeftPct(used, size)
 	c.Context = event.Context{Used: used, Size: size, LeftPct: &c.left}
 }
