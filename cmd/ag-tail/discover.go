@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/providers/provider"
@@ -45,21 +46,37 @@ type found struct {
 	prov provider.Transcripts
 }
 
-// transcripts lists every existing transcript, in path order.
+// transcripts lists every existing transcript, in path order. The globs
+// run side by side (each lists directories and stats what it finds): a
+// replay starts reading only once they are done.
 func (t *tail) transcripts() []found {
-	var all []found
-	seen := map[string]bool{}
+	type glob struct {
+		pattern string
+		root    *provider.Root
+		prov    provider.Transcripts
+		matches []string
+	}
+	var globs []*glob
 	for _, p := range t.transcriptProviders() {
 		for _, r := range p.TranscriptRoots(t.env) {
 			r := r
 			for _, g := range r.Globs {
-				ms, _ := filepath.Glob(filepath.Join(r.Dir, filepath.FromSlash(g)))
-				for _, m := range ms {
-					if !seen[m] {
-						seen[m] = true
-						all = append(all, found{m, &r, p})
-					}
-				}
+				globs = append(globs, &glob{pattern: filepath.Join(r.Dir, filepath.FromSlash(g)), root: &r, prov: p})
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for _, g := range globs {
+		wg.Go(func() { g.matches, _ = filepath.Glob(g.pattern) })
+	}
+	wg.Wait()
+	var all []found
+	seen := map[string]bool{}
+	for _, g := range globs {
+		for _, m := range g.matches {
+			if !seen[m] {
+				seen[m] = true
+				all = append(all, found{m, g.root, g.prov})
 			}
 		}
 	}
@@ -76,15 +93,21 @@ type unit struct {
 }
 
 // units lists what exists in reading order: the spool, then transcripts
-// and stores in path order.
-func (t *tail) units() []*unit {
+// and stores in path order. With lazy, a transcript's parser is made by
+// whoever reads it (source.ensureParser), on every core, not all here
+// before the first file is read.
+func (t *tail) units(lazy bool) []*unit {
 	var us []*unit
 	for _, p := range t.spoolPaths() {
 		us = append(us, &unit{path: p, src: &source{path: p}})
 	}
 	var rest []*unit
 	for _, f := range t.transcripts() {
-		rest = append(rest, &unit{path: f.path, src: newSource(f.path, f.prov, f.root)})
+		s := &source{path: f.path, prov: f.prov, root: f.root}
+		if !lazy {
+			s.ensureParser()
+		}
+		rest = append(rest, &unit{path: f.path, src: s})
 	}
 	seen := map[string]bool{}
 	for _, p := range t.storeProviders() {
@@ -106,7 +129,7 @@ func (t *tail) stale(info os.FileInfo) bool {
 
 // once reads everything that exists, then returns.
 func (t *tail) once(ctx context.Context) error {
-	units := t.units()
+	units := t.units(true)
 	defer func() {
 		for _, u := range units {
 			if u.store != nil {
@@ -121,6 +144,7 @@ func (t *tail) once(ctx context.Context) error {
 		}
 		s := u.src
 		u.src = nil // read once: its parser can go
+		s.ensureParser()
 		if err := s.open(); err != nil {
 			k.openFailed(s.path, err)
 			return

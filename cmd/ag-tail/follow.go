@@ -107,7 +107,7 @@ func (t *tail) follow(ctx context.Context) error {
 			f.roots = append(f.roots, &watchRoot{root: r, prov: p})
 		}
 	}
-	units := t.units()
+	units := t.units(false)
 	for _, u := range units {
 		if u.store != nil {
 			f.addStore(u.store)

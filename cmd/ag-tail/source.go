@@ -60,9 +60,18 @@ type source struct {
 }
 
 func newSource(path string, prov provider.Transcripts, root *provider.Root) *source {
-	s := &source{path: path, prov: prov, parser: prov.NewTranscriptParser(path), root: root}
-	s.whole, _ = s.parser.(provider.WholeFileParser)
+	s := &source{path: path, prov: prov, root: root}
+	s.ensureParser()
 	return s
+}
+
+// ensureParser gives a transcript its parser if it has none yet (the
+// spool, with no provider, never has one).
+func (s *source) ensureParser() {
+	if s.parser == nil && s.prov != nil {
+		s.parser = s.prov.NewTranscriptParser(s.path)
+		s.whole, _ = s.parser.(provider.WholeFileParser)
+	}
 }
 
 // keepTail notes the hash of the bytes before off, before the file closes.
