@@ -23,13 +23,22 @@ func numbered(n, width int) string {
 	return b.String()
 }
 
-func mappedSink(t *testing.T, f *fixture) *sink {
+// mappedFile writes body to a file and opens it as a source read by a
+// counter, with a sink to read it into.
+func mappedFile(t *testing.T, f *fixture, body string) (*sink, *source, *counter) {
+	p := f.write(f.home+"/x.log", body)
 	tl := newTail(&f.stdout, &f.stderr, f.env, time.Now)
 	k, err := tl.newSink(tl.commit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return k
+	c := &counter{}
+	s := &source{path: p, parser: c}
+	if err := s.open(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.close)
+	return k, s, c
 }
 
 // TestMappedLikeRead: a file of several windows, its last line without
@@ -38,14 +47,7 @@ func mappedSink(t *testing.T, f *fixture) *sink {
 func TestMappedLikeRead(t *testing.T) {
 	f := newFixture(t)
 	body := numbered(3*window/1000+7, 1000) // lines across window ends
-	p := f.write(f.home+"/x.log", body+"partial")
-	k := mappedSink(t, f)
-	c := &counter{}
-	s := &source{path: p, parser: c}
-	if err := s.open(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.close()
+	k, s, c := mappedFile(t, f, body+"partial")
 	if err := k.read(s); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestMappedLikeRead(t *testing.T) {
 	if c.n != want || s.off != int64(len(body)) || string(s.buf) != "partial" {
 		t.Fatalf("read %d lines to %d, held %q; want %d lines to %d", c.n, s.off, s.buf, want, len(body))
 	}
-	af, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	af, _ := os.OpenFile(s.path, os.O_APPEND|os.O_WRONLY, 0)
 	af.WriteString(" end\n")
 	af.Close()
 	if err := k.read(s); err != nil {
@@ -82,21 +84,14 @@ func TestMappedLikeRead(t *testing.T) {
 func TestMappedTruncated(t *testing.T) {
 	f := newFixture(t)
 	body := numbered(window/100, 100)
-	p := f.write(f.home+"/x.log", body)
-	k := mappedSink(t, f)
-	c := &counter{}
-	s := &source{path: p, parser: c}
-	if err := s.open(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.close()
+	k, s, c := mappedFile(t, f, body)
 	m, err := syscall.Mmap(int(s.f.Fd()), 0, len(body), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer syscall.Munmap(m)
 	cut := len(body) / 2
-	if err := os.Truncate(p, int64(cut)); err != nil {
+	if err := os.Truncate(s.path, int64(cut)); err != nil {
 		t.Fatal(err)
 	}
 	if !k.mappedLines(s, m, m) {
