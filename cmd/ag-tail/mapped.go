@@ -21,6 +21,9 @@ const window = 4 << 20
 // (doc/performance.md). Less than a read's worth, or a line longer than a
 // window, is left to read(2), as is every file when mapping fails.
 func (k *sink) readMapped(s *source) {
+	if k.t.noMap {
+		return
+	}
 	st, err := s.f.Stat()
 	if err != nil {
 		return

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -101,5 +102,31 @@ func TestMappedTruncated(t *testing.T) {
 	kept := strings.Count(body[:(cut+page-1)/page*page], "\n") // what the last page held
 	if c.n > kept || c.n < strings.Count(body[:cut], "\n") || s.off != int64(strings.Index(body, fmt.Sprintf("line %d ", c.n))) {
 		t.Fatalf("%d lines to %d, cut at %d", c.n, s.off, cut)
+	}
+}
+
+// TestMappedSameEvents: a history read through mappings gives the bytes
+// read(2) gives, in a transcript of several windows and one under a read.
+func TestMappedSameEvents(t *testing.T) {
+	f := newFixture(t)
+	lines, err := os.ReadFile("../../providers/claude/testdata/projects/-home-dev-src-demo/5f0c2a9e-1b7d-4e3a-9c61-2d8e4f7a0b13.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat(lines, 3*window/len(lines)+1)
+	f.write(f.transcript("-w", s1), string(big))
+	f.write(f.transcript("-w", s2), string(lines))
+	var outs [2]string
+	for i, noMap := range []bool{false, true} {
+		var out, errs syncBuffer
+		tl := newTail(&out, &errs, f.env, func() time.Time { return f.now })
+		tl.noMap = noMap
+		if code := tl.main(t.Context(), []string{"--once"}); code != 0 {
+			t.Fatalf("noMap %v: exit %d: %s", noMap, code, errs.String())
+		}
+		outs[i] = out.String()
+	}
+	if n := strings.Count(outs[0], "\n"); n < 1000 || outs[0] != outs[1] {
+		t.Errorf("mapped: %d events, %d bytes; read(2): %d bytes", n, len(outs[0]), len(outs[1]))
 	}
 }

@@ -44,6 +44,7 @@ type tail struct {
 	asKilled    bool // tests: at the end write nothing more, as kill -9 would
 	buf         *lineBuffer
 	outs        chan *out    // free outs (getOut, putOut)
+	noMap       bool         // read every file with read(2) (the tests compare the two)
 	stop        *atomic.Bool // set while a replay runs: tells its readers to end
 
 	// Meters counted, across files (ids hashed): a response copied into
