@@ -162,7 +162,6 @@ func FuzzPlainRun(f *testing.F) {
 	})
 }
 
-
 // FuzzUnquote holds Unquote to encoding/json on every string body it
 // accepts, and asciiRun to a byte loop.
 func FuzzUnquote(f *testing.F) {
