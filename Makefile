@@ -55,9 +55,10 @@ e2e: build
 	AG_E2E_CACHE=$(CACHE) $(GO) test -tags e2e -count=1 -v -timeout 25m ./t/e2e/
 
 # Go benchmarks of the hot paths, then whole-program figures (and their
-# table), the second run even when the first fails.
+# table), the second run even when the first fails. Both read the
+# generated corpora in $(CACHE) (BenchmarkCorpus the one the second makes).
 bench: build
-	@st=0; $(GO) test -run '^$$' -bench . -benchmem ./... || st=1; \
+	@st=0; AG_E2E_CACHE=$(CACHE) $(GO) test -run '^$$' -bench . -benchmem ./... || st=1; \
 	AG_BIN=$(CURDIR)/bin AG_E2E_CACHE=$(CACHE) $(GO) test -tags bench -count=1 -v -timeout 45m ./t/bench/ || st=1; \
 	exit $$st
 
