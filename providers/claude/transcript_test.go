@@ -334,6 +334,40 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// FuzzParseLines is FuzzParse over two lines read by one parser: what a
+// parser keeps from a line (its memo of the usage object, the responses
+// seen, open tools) must not make the next one read otherwise than plain
+// encoding/json reads it.
+func FuzzParseLines(f *testing.F) {
+	files, _ := filepath.Glob("testdata/projects/*/*.jsonl")
+	files = append(files, "testdata/v1-sidechain.jsonl")
+	for _, name := range files {
+		data, _ := os.ReadFile(name)
+		lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+		for i := 0; i+1 < len(lines); i++ {
+			f.Add(lines[i], lines[i+1])
+		}
+	}
+	// Two usage objects equal but for the last digit of the last count.
+	usage := `"usage":{"input_tokens":3,"output_tokens":9,"cache_read_input_tokens":5`
+	f.Add([]byte(`{"type":"assistant","message":{"id":"m1",`+usage+`}},"timestamp":"2026-01-01T00:00:00Z"}`),
+		[]byte(`{"type":"assistant","message":{"id":"m2",`+usage+`5}},"timestamp":"2026-01-01T00:00:01Z"}`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		if bytes.IndexByte(a, '\n') >= 0 || bytes.IndexByte(b, '\n') >= 0 || !jsonValid(a) || !jsonValid(b) {
+			return
+		}
+		data := append(append(append(append([]byte{}, a...), '\n'), b...), '\n')
+		fast, errs := parseAll(NewParser("/x/s.jsonl"), data)
+		if len(errs) > 0 {
+			t.Fatalf("valid JSON reported broken: %v", errs)
+		}
+		plain, _ := parseAll(plainParser("/x/s.jsonl"), data)
+		if !bytes.Equal(fast, plain) {
+			t.Fatalf("fast and plain differ\nfast:  %s\nplain: %s", fast, plain)
+		}
+	})
+}
+
 func BenchmarkParse(b *testing.B) {
 	var data []byte
 	files, _ := filepath.Glob("testdata/projects/*/*.jsonl")
