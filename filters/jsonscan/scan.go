@@ -9,7 +9,6 @@
 package jsonscan
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -296,15 +295,20 @@ func Unquote(raw []byte, off int) (string, error) {
 	var out strings.Builder
 	out.Grow(len(raw))
 	for i := 0; i < len(raw); {
-		j := asciiRun(raw, i)
+		j := PlainRun(raw, i)
 		out.Write(raw[i:j])
 		if i = j; i >= len(raw) {
 			break
 		}
-		if c := raw[i]; c >= utf8.RuneSelf {
+		switch c := raw[i]; {
+		case c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRune(raw[i:])
 			out.WriteRune(r) // invalid bytes become U+FFFD
 			i += n
+			continue
+		case c != '\\': // a control byte (or quote) RawString let through
+			out.WriteByte(c)
+			i++
 			continue
 		}
 		if i+1 >= len(raw) {
@@ -347,24 +351,6 @@ func Unquote(raw []byte, off int) (string, error) {
 		i += 2
 	}
 	return out.String(), nil
-}
-
-// asciiRun returns the offset of the first backslash or byte past ASCII
-// at or after i in b, or len(b): eight bytes at a time.
-func asciiRun(b []byte, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		bs := x ^ (ones * '\\')
-		// Exact for the lowest marked byte, which is all that is read.
-		if m := (x | (bs-ones)&^bs) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for i < len(b) && b[i] != '\\' && b[i] < utf8.RuneSelf {
-		i++
-	}
-	return i
 }
 
 func hex4(b []byte, i int) (rune, bool) {

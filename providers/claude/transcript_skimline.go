@@ -205,7 +205,7 @@ func (s *skim) summary() string {
 	if s.open('{') {
 		for n := 0; s.member(&n); n++ {
 			r := int(s.kid) - int(keySummary)
-			if r < 0 {
+			if r < 0 || r >= len(vals) {
 				s.skip()
 				continue
 			}
