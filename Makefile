@@ -8,9 +8,10 @@ LDFLAGS  := -s -w
 PROGRAMS := $(notdir $(wildcard cmd/ag-*))
 CACHE    ?= $(CURDIR)/.cache
 
-.PHONY: all build test e2e bench fuzz man run cross vet clean install uninstall picture pgo
+.PHONY: all build test e2e e2e-newest bench fuzz man run cross vet clean install uninstall picture pgo demo
 
 all: build
+	@:
 
 # Programs run once per hook, status line or prompt, where process start-up
 # is most of the run, start with profstackdepth=0: Go otherwise takes one
@@ -28,31 +29,53 @@ FASTSTART := ag-hook ag-detect
 # runs the old file or the new one, never half of one.
 STAGE := bin/.stage
 
-build:
+# What the programs are built from: a no-op make links nothing. The git
+# index is there so --version follows a commit that changed no source.
+SOURCES := $(shell find cmd filters providers contrib -type f \( -name '*.go' -o -name '*.js' \
+	-o -name '*.jq' -o -name '*.pgo' \) ! -name '*_test.go') go.mod go.sum Makefile \
+	$(wildcard $(shell git rev-parse -q --git-path index 2>/dev/null))
+BINS := $(addprefix bin/,$(PROGRAMS))
+
+build: $(BINS)
+	@:
+
+$(BINS) &: $(SOURCES)
+	@echo "go build: $(PROGRAMS) -> bin/"
 	@mkdir -p $(STAGE)
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(STAGE)/ $(addprefix ./cmd/,$(filter-out $(FASTSTART),$(PROGRAMS)))
+	@$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(STAGE)/ $(addprefix ./cmd/,$(filter-out $(FASTSTART),$(PROGRAMS)))
 	@for p in $(FASTSTART); do \
 	  d=$$($(GO) list -f '{{.DefaultGODEBUG}}' ./cmd/$$p) || exit 1; \
 	  f="$(LDFLAGS) -X runtime.godebugDefault=$${d:+$$d,}profstackdepth=0"; \
-	  echo "$(GO) build -trimpath -ldflags '$$f' -o $(STAGE)/ ./cmd/$$p"; \
 	  $(GO) build -trimpath -ldflags "$$f" -o $(STAGE)/ ./cmd/$$p || exit 1; \
 	done
 	@for p in $(PROGRAMS); do cp $(STAGE)/$$p bin/.$$p.new && mv -f bin/.$$p.new bin/$$p || exit 1; done
 	@rm -rf $(STAGE)
 
 vet:
-	$(GO) vet ./...
+	@$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1; }
 
-# Unit, table, golden, fuzz-seed and t/ script tests.
-test: build vet
-	$(GO) test ./...
+# Unit, table, golden, fuzz-seed and t/ script tests, vet and gofmt first.
+# -parallel 8: t's tests mostly wait (on tmux, timers, subprocesses), and
+# go test runs as many parallel tests at once as there are cores, two
+# here. go test's own vet is off (go vet ./... ran, every check); its -json goes
+# through t/internal/testsum: a line per package, what failed, and a
+# closing line with passed, failed and skipped counts (the skipped named).
+test: build
+	@t0=$$(date +%s); $(MAKE) --no-print-directory vet && echo "go vet, gofmt: ok ($$(($$(date +%s) - t0)) s)" && \
+	  $(GO) test -vet=off -parallel 8 -json ./... | AG_TEST_START=$$t0 $(GO) run ./t/internal/testsum/cmd/testsum
 
 # Against the real agent CLIs (installed from npm into $(CACHE)) and a fake model server.
 # Needs tmux and npm (the registry must answer: a failed install fails loudly).
 e2e: build
 	$(GO) vet -tags e2e ./t/e2e/
 	AG_E2E_CACHE=$(CACHE) $(GO) test -tags e2e -count=1 -v -timeout 25m ./t/e2e/
+
+# The same e2e with every agent CLI lifted to the newest version on npm
+# (t/e2e/newest.go: AG_E2E_NEWEST; installed beside the pinned ones).
+e2e-newest: build
+	$(GO) vet -tags e2e ./t/e2e/
+	AG_E2E_NEWEST=1 AG_E2E_CACHE=$(CACHE) $(GO) test -tags e2e -count=1 -v -timeout 25m ./t/e2e/
 
 # Go benchmarks of the hot paths, then whole-program figures (and their
 # table), the second run even when the first fails. Both read the
@@ -101,8 +124,16 @@ INSTALL_VARS = PREFIX BINDIR MANDIR DATADIR UNITDIR LAUNCHDIR OS DESTDIR
 install: build man
 	@$(foreach v,$(INSTALL_VARS),$(if $($(v)),$(v)='$($(v))')) sh contrib/install.sh install bin
 
+# ag's hooks out of every agent first (or nothing is removed), then the
+# files install wrote; it says what stays. PURGE=1: the spool and state too.
 uninstall:
-	@$(foreach v,$(INSTALL_VARS),$(if $($(v)),$(v)='$($(v))')) sh contrib/install.sh uninstall
+	@$(foreach v,$(INSTALL_VARS),$(if $($(v)),$(v)='$($(v))')) sh contrib/install.sh uninstall $(if $(PURGE),purge)
+
+# ag at work with no agent installed, no desktop, no network: a tmux server
+# of its own, scripted agents, the real pipeline, plugin, prompt and popup.
+# F12 leaves and takes it all down (contrib/demo/ag-demo).
+demo: build
+	@contrib/demo/ag-demo bin
 
 # The README's picture, doc/ag.png: a real tmux session with ag's pipeline,
 # captured (needs tmux, aha and chromium; see doc/picture.sh).
@@ -110,9 +141,13 @@ picture: build
 	doc/picture.sh bin doc/ag.png
 
 # The login pipeline in the foreground, as contrib/systemd and contrib/launchd
-# run it: ag-tail --follow | ag-fold --tmux | ag-notify | ag-keys.
+# run it: ag-tail --follow | ag-detect --watch --all --panes | ag-fold --tmux |
+# ag-notify | ag-keys. ARGS go to
+# ag-notify (make run ARGS='--backend dbus'). Ctrl-C ends it quietly: this
+# shell waits for the pipeline (trap :) instead of dying with it, and its
+# exit 130 is no error of make's.
 run: build
-	PATH="$(CURDIR)/bin:$$PATH" contrib/ag-pipeline
+	@trap : INT; PATH="$(CURDIR)/bin:$$PATH" contrib/ag-pipeline $(ARGS) || test $$? -eq 130
 
 cross:
 	for os in linux darwin; do for arch in amd64 arm64; do \

@@ -36,6 +36,7 @@ func (s *syncBuffer) String() string {
 // urgent first, opens, and picking an entry focuses that pane, in another
 // tmux session too.
 func TestTmuxChooser(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("script"); err != nil {
 		t.Skip("no script(1)")
 	}
@@ -136,7 +137,7 @@ func TestTmuxChooser(t *testing.T) {
 	writeStates(t, work)
 	mark = len(screen.String())
 	press("\x02S")
-	waitScreen(mark, "ag: no agent session in a pane")
+	waitScreen(mark, "ag: focus refused: no agent session in a tmux pane")
 	wantCurrent("t:1 " + panes[1])
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -99,5 +100,59 @@ func TestMan(t *testing.T) {
 				t.Errorf("groff: %v\n%s", err, stderr.String())
 			}
 		})
+	}
+}
+
+// TestScriptHelp: the scripts' --help fits a screen too, and starts
+// nothing (ag-pipeline would otherwise hand it to ag-notify).
+func TestScriptHelp(t *testing.T) {
+	for _, s := range []string{"ag-pipeline", "ag-remote", "ag-mqtt", "demo/ag-demo"} {
+		t.Run(filepath.Base(s), func(t *testing.T) {
+			cmd := exec.Command(filepath.Join("..", "contrib", s), "--help")
+			cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin") // no ag programs to start
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s --help: %v\n%s", s, err, out)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+			if len(lines) > 40 || len(lines) < 2 {
+				t.Errorf("%d lines; a screen is 40", len(lines))
+			}
+			for i, l := range lines {
+				if w := termwidth.Of(l); w > 80 {
+					t.Errorf("line %d is %d columns: %q", i+1, w, l)
+				}
+			}
+		})
+	}
+}
+
+// TestManOnTerminal: --man on a terminal (a pty from script(1)) is the
+// page formatted by man(1) and handed to the pager, not troff; into a
+// pipe it stays troff, for make man.
+func TestManOnTerminal(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{"script", "man"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("no %s", p)
+		}
+	}
+	for _, argv := range [][]string{{"ag-fold", "--man"}, {"ag-hook", "install", "--man"}} {
+		cmd := exec.Command("script", "-qec", filepath.Join(binDir, argv[0])+" "+strings.Join(argv[1:], " "), "/dev/null")
+		cmd.Env = append(os.Environ(), "MANPAGER=cat", "PAGER=cat", "MANWIDTH=80")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", argv, err, out)
+		}
+		// man marks bold by overstriking: "N\bNA\bA".
+		page := regexp.MustCompile(".\b").ReplaceAllString(string(out), "")
+		if strings.Contains(page, ".TH") || strings.Contains(page, `\fB`) ||
+			!regexp.MustCompile(`(?m)^NAME\r?$`).MatchString(page) || !strings.Contains(page, argv[0]+" - ") {
+			t.Errorf("%s on a terminal is not a formatted page:\n%.600s", argv, page)
+		}
+	}
+	out, err := exec.Command(filepath.Join(binDir, "ag-fold"), "--man").Output()
+	if err != nil || !strings.HasPrefix(string(out), ".TH ") {
+		t.Errorf("ag-fold --man into a pipe: %v, %.100q; want troff", err, out)
 	}
 }

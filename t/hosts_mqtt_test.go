@@ -21,6 +21,7 @@ import (
 // actions (unsigned, another key, replayed, retargeted at another host)
 // type nothing; a broker restart loses no state change.
 func TestMQTTHosts(t *testing.T) {
+	t.Parallel()
 	br := broker.Start(t)
 	a, b, c := newFakeHost(t, "hosta"), newFakeHost(t, "hostb"), newFakeHost(t, "hostc")
 	n := newNotifications(t, a)

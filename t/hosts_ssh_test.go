@@ -19,6 +19,7 @@ import (
 // reconnect the workstation's view is hostb's own state file again,
 // including what changed while it was down.
 func TestSSHHosts(t *testing.T) {
+	t.Parallel()
 	a, b := newFakeHost(t, "hosta"), newFakeHost(t, "hostb")
 	srv := sshd.Start(t, b.env)
 	n := newNotifications(t, a)

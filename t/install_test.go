@@ -1,7 +1,7 @@
 package t
 
-// make install and the login unit, as a new user follows the README: the
-// "Run it at login" steps are read from README.md and run as written, in a
+// make install and the login unit, as a new user follows doc/install.md: the
+// "Run it at login" steps are read from it and run as written, in a
 // fresh HOME with no checkout on PATH. No systemd user manager runs here
 // (nor can one: it would take over the machine's cgroups), so what
 // `systemctl --user enable --now` does is done by hand with systemd's own
@@ -14,6 +14,7 @@ import (
 	"bufio"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,12 +27,19 @@ import (
 	"time"
 )
 
+// inCheckout serialises the tests that run make in the checkout (its bin/,
+// its .stage): they run beside the others, one at a time.
+var inCheckout sync.Mutex
+
 // pipelineStages are the programs ag-pipeline runs.
-var pipelineStages = []string{"ag-tail", "ag-fold", "ag-notify", "ag-keys"}
+var pipelineStages = []string{"ag-tail", "ag-detect", "ag-fold", "ag-notify", "ag-keys"}
 
 func TestReadmeLoginSteps(t *testing.T) {
+	t.Parallel()
+	inCheckout.Lock() // make builds into the checkout's bin/: one at a time
+	defer inCheckout.Unlock()
 	needInstallTools(t)
-	steps := readmeBlock(t, "## Run it at login", "on Linux (systemd user service):")
+	steps := docBlock(t, "../doc/install.md", "## Run it at login", "on Linux (systemd user service):")
 	home := t.TempDir()
 	u := newUserManager(t, home)
 	// Claude Code is on this machine (ag-hook install says so otherwise).
@@ -54,11 +62,11 @@ func TestReadmeLoginSteps(t *testing.T) {
 		case strings.HasPrefix(cmd, "journalctl --user -u ag.service"):
 			u.journal(t)
 		default:
-			t.Fatalf("README step %q: this test does not know how to run it", step)
+			t.Fatalf("doc/install.md step %q: this test does not know how to run it", step)
 		}
 	}
 	if u.started == nil {
-		t.Fatal("the README's steps never start ag.service")
+		t.Fatal("the steps of doc/install.md never start ag.service")
 	}
 	prefix := filepath.Join(home, ".local")
 	u.checkStages(t, prefix)
@@ -102,6 +110,9 @@ func TestReadmeLoginSteps(t *testing.T) {
 // TestInstallPrefix: `make install PREFIX=$(mktemp -d)`, then the unit
 // alone finds every program there; make uninstall takes it all away.
 func TestInstallPrefix(t *testing.T) {
+	t.Parallel()
+	inCheckout.Lock() // make builds into the checkout's bin/: one at a time
+	defer inCheckout.Unlock()
 	needInstallTools(t)
 	// A space and a % (a systemd specifier unless written %%).
 	prefix := filepath.Join(t.TempDir(), "ag 100%")
@@ -120,7 +131,7 @@ func TestInstallPrefix(t *testing.T) {
 			path = v
 		}
 	}
-	for _, p := range append(slices.Clone(pipelineStages), "ag-hook", "ag-hook-setup", "ag-detect", "ag-pipeline", "ag-remote", "ag-mqtt") {
+	for _, p := range append(slices.Clone(pipelineStages), "ag-hook", "ag-hook-setup", "ag-pipeline", "ag-remote", "ag-mqtt") {
 		if got := lookPath(p, path); got != filepath.Join(prefix, "bin", p) {
 			t.Errorf("the unit's PATH finds %s at %q, want it in %s/bin", p, got, prefix)
 		}
@@ -159,6 +170,9 @@ func TestInstallPrefix(t *testing.T) {
 // TestInstallLaunchd: on macOS make install writes the launchd agent with
 // the paths filled in, XML-escaped (launchd expands neither ~ nor $HOME).
 func TestInstallLaunchd(t *testing.T) {
+	t.Parallel()
+	inCheckout.Lock() // make builds into the checkout's bin/: one at a time
+	defer inCheckout.Unlock()
 	needInstallTools(t)
 	prefix := filepath.Join(t.TempDir(), "a&b <c>")
 	home := t.TempDir()
@@ -437,7 +451,7 @@ func (u *userManager) journal(t *testing.T) {
 	}
 }
 
-// checkStages waits for the pipeline's four stages and checks each runs
+// checkStages waits for the pipeline's five stages and checks each runs
 // from prefix/bin.
 func (u *userManager) checkStages(t *testing.T, prefix string) {
 	t.Helper()
@@ -500,11 +514,11 @@ func (u *userManager) tmuxHook(t *testing.T, hook string) {
 	t.Fatalf("pane %s shows %q, want the wait; the service said:\n%s", pane, got, u.log.String())
 }
 
-// readmeBlock is the indented block that follows the paragraph ending in
-// intro, in the README section heading.
-func readmeBlock(t *testing.T, heading, intro string) []string {
+// docBlock is the indented block that follows the paragraph ending in
+// intro, in the section heading of the page at path.
+func docBlock(t *testing.T, path, heading, intro string) []string {
 	t.Helper()
-	f, err := os.Open("../README.md")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,7 +540,7 @@ func readmeBlock(t *testing.T, heading, intro string) []string {
 			return block
 		}
 	}
-	t.Fatalf("README: no block after %q in %q", intro, heading)
+	t.Fatalf("%s: no block after %q in %q", path, intro, heading)
 	return nil
 }
 
@@ -559,4 +573,78 @@ func xmlEscape(s string) string {
 	var b strings.Builder
 	xml.EscapeText(&b, []byte(s))
 	return b.String()
+}
+
+// TestMakeRunInterrupt: Ctrl-C on make run (on a terminal from script(1))
+// stops the pipeline and ends quietly: no "make: *** … Interrupt".
+func TestMakeRunInterrupt(t *testing.T) {
+	need(t, "builds ag", "make", "script")
+	t.Parallel()
+	inCheckout.Lock() // make builds into the checkout's bin/: one at a time
+	defer inCheckout.Unlock()
+	home := t.TempDir()
+	u := newUserManager(t, home)
+	u.shell(t, "..", "make build") // so the run below starts at once
+	cmd := u.command("..", "script", "-qec", "make run ARGS='--backend exec --exec true'", "/dev/null")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	// The pipeline is up once ag-notify says it is waiting on its backends
+	// (it runs with no desktop and no tmux here); then Ctrl-C.
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if len(pgrep(t, "ag-notify", home)) > 0 {
+			break
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	io.WriteString(in, "\x03")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("make run did not end on Ctrl-C:\n%s", out.String())
+	}
+	if s := out.String(); strings.Contains(s, "make: ***") || strings.Contains(s, "Interrupt") {
+		t.Errorf("Ctrl-C on make run:\n%s", s)
+	}
+	if left := pgrep(t, "ag-", home); len(left) > 0 {
+		t.Errorf("stages still run after Ctrl-C: %v", left)
+	}
+}
+
+// need skips t where a tool is missing, and with -short when short says
+// why the test is long.
+func need(t *testing.T, short string, tools ...string) {
+	t.Helper()
+	for _, p := range tools {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("no %s", p)
+		}
+	}
+	if short != "" && testing.Short() {
+		t.Skipf("%s (-short)", short)
+	}
+}
+
+// pgrep lists the processes named like name* whose HOME is home.
+func pgrep(t *testing.T, name, home string) []string {
+	t.Helper()
+	var out []string
+	ps, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range ps {
+		comm, _ := os.ReadFile(filepath.Join(p, "comm"))
+		env, _ := os.ReadFile(filepath.Join(p, "environ"))
+		if strings.HasPrefix(string(comm), name) && strings.Contains(string(env), "HOME="+home+"\x00") {
+			out = append(out, strings.TrimSpace(string(comm)))
+		}
+	}
+	return out
 }

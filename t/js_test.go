@@ -14,6 +14,7 @@ import (
 // runner) against the files `ag-hook install` writes, which run the real
 // ag-hook of this build into a real spool.
 func TestJS(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("no node")

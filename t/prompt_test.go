@@ -17,20 +17,22 @@ import (
 )
 
 func TestPromptSnippets(t *testing.T) {
+	t.Parallel()
 	shells := []struct {
 		shell, argv string
 		own         string // the user's own prompt, set before sourcing
 		source      string
 		all         string // turns AG_PROMPT_ALL on
+		offPath     string // takes ag off PATH
 		// The prompt line the first state gives; %d is a literal % and d
 		// (a tool named so must not become the directory in zsh).
 		want string
 	}{
-		{"bash", "bash --norc --noprofile", "PS1='P$ '", ". %s/ag.bash", "export AG_PROMPT_ALL=1",
+		{"bash", "bash --norc --noprofile", "PS1='P$ '", ". %s/ag.bash", "export AG_PROMPT_ALL=1", "PATH=/usr/bin:/bin",
 			"[claude ⏳ mcp__db__query%d] P$"},
-		{"zsh", "zsh -f", "PROMPT='P%% ' RPROMPT=R", "source %s/ag.zsh", "export AG_PROMPT_ALL=1",
+		{"zsh", "zsh -f", "PROMPT='P%% ' RPROMPT=R", "source %s/ag.zsh", "export AG_PROMPT_ALL=1", "PATH=/usr/bin:/bin",
 			"P% claude ⏳ mcp__db__query%d R"},
-		{"fish", "fish --no-config", "function fish_prompt; echo -n 'P> '; end; function fish_right_prompt; echo -n R; end", "source %s/ag.fish", "set -gx AG_PROMPT_ALL 1",
+		{"fish", "fish --no-config", "function fish_prompt; echo -n 'P> '; end; function fish_right_prompt; echo -n R; end", "source %s/ag.fish", "set -gx AG_PROMPT_ALL 1", "set -gx PATH /usr/bin /bin",
 			"P> claude ⏳ mcp__db__query%d R"},
 	}
 	contrib, err := filepath.Abs("../contrib/shell")
@@ -79,6 +81,22 @@ func TestPromptSnippets(t *testing.T) {
 			s.typeLine(pane, "")
 			want = strings.Replace(strings.Replace(sh.want, "[claude ⏳ mcp__db__query%d] ", "", 1), " claude ⏳ mcp__db__query%d", "", 1)
 			s.waitPrompt(pane, func(l string) bool { return squeeze(l) == want })
+
+			// ag not on the shell's PATH (uninstalled, another machine's
+			// dotfiles): the user's prompt alone, and not a word more.
+			writeStates(t, work, fmt.Sprintf(`"pane":%q,"tty":%q,"status":"waiting","tool":"Bash"`, pane, tty))
+			s.typeLine(pane, sh.offPath+"; clear")
+			s.typeLine(pane, "")
+			var screen string
+			for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+				screen = strings.TrimSpace(s.run("capture-pane", "-p", "-t", pane))
+				if lines := strings.Split(screen, "\n"); len(lines) == 2 && squeeze(lines[0]) == want && squeeze(lines[1]) == want {
+					break
+				}
+			}
+			if lines := strings.Split(screen, "\n"); len(lines) != 2 || squeeze(lines[1]) != want {
+				t.Errorf("with ag off PATH the shell says more than its prompt, twice:\n%s", screen)
+			}
 		})
 	}
 }

@@ -20,6 +20,7 @@ import (
 // session ends with the tokens its chat holds, each response counted once,
 // and the states a full replay folds.
 func TestRestartGeminiChats(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	chats := filepath.Join(home, ".gemini", "tmp", "w", "chats")
 	os.MkdirAll(chats, 0o755)

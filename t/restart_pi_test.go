@@ -21,6 +21,7 @@ import (
 // session ends with the tokens and the cost its file holds, each response
 // counted once, and the states a full replay folds.
 func TestRestartPiSessions(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	dir := filepath.Join(home, ".pi", "agent", "sessions", "--tmp-w--")
 	os.MkdirAll(dir, 0o755)
@@ -149,6 +150,7 @@ func TestRestartPiSessions(t *testing.T) {
 // conversation ends with its last answer, no call left running, and the
 // states a full replay folds.
 func TestRestartAntigravity(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	brain := filepath.Join(home, ".gemini", "antigravity-cli", "brain")
 	ag := filepath.Join(home, ".ag")

@@ -79,6 +79,7 @@ func (p *pipeline) kill(which int) {
 // moments and started again; at the end every session's tokens are what
 // its transcript holds, each response counted once.
 func TestRestartNothingLostOrDoubled(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	projects := filepath.Join(home, "claude", "projects", "-w")
 	os.MkdirAll(projects, 0o755)

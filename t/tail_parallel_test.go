@@ -54,6 +54,7 @@ func tailCmd(env []string, procs string, args ...string) *exec.Cmd {
 // TestReplaySameOnEveryCore: ag-tail --once, and the replay of --follow,
 // write the same bytes (stdout and stderr) on one core as on four.
 func TestReplaySameOnEveryCore(t *testing.T) {
+	t.Parallel()
 	_, env := corpusHome(t, 24)
 	var outs, errs []string
 	var once, onceErr string

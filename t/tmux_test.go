@@ -91,6 +91,7 @@ func hookLine(kind, session, pane string, extra string) string {
 }
 
 func TestTmuxFoldOptionsAndFormats(t *testing.T) {
+	t.Parallel()
 	work := t.TempDir()
 	env := []string{"AG_DIR=" + work, "HOME=" + work}
 	s := newTmux(t, env, "sleep 600")
@@ -182,6 +183,7 @@ func TestTmuxFoldOptionsAndFormats(t *testing.T) {
 // the inner server's client runs in a pane of an outer server, and the
 // outer's send-keys types into it as a user would.
 func TestTmuxPluginKeys(t *testing.T) {
+	t.Parallel()
 	work := t.TempDir()
 	env := []string{"AG_DIR=" + work, "HOME=" + work}
 	// Window 0 is a plain pane; windows 1 and 2 run fake agents (cat: it
@@ -249,9 +251,31 @@ func TestTmuxPluginKeys(t *testing.T) {
 	in.run("select-window", "-t", "t:0")
 	wantCurrent("t:0 " + panes[0])
 	press("N")
-	time.Sleep(300 * time.Millisecond)
+	// The client shows the reason ag-keys gave.
+	want := "ag: deny refused: no session in pane " + panes[0]
+	var client string
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && !strings.Contains(client, want); time.Sleep(50 * time.Millisecond) {
+		client = out.run("capture-pane", "-p", "-t", "t:0")
+	}
+	if !strings.Contains(client, want) {
+		t.Errorf("after a refused deny the client shows\n%s\nnot %q", client, want)
+	}
 	if s := strings.TrimSpace(in.run("capture-pane", "-p", "-t", panes[0])); s != "" {
 		t.Errorf("deny typed into a pane with no session: %q", s)
+	}
+
+	// A popup's press (an action from the tmux backend) that is refused:
+	// the popup has closed, so its clients are told why.
+	keys := exec.Command(filepath.Join(binDir, "ag-keys"), "-S", in.sock)
+	keys.Env = append(withoutTMUX(os.Environ()), env...)
+	keys.Stdin = strings.NewReader(`{"v":1,"t":"` + now + `","kind":"action","agent":"claude","session":"w1","src":"notify","id":"p1","pane":"` + panes[1] + `","action":"approve","token":"1.0","backend":"tmux"}` + "\n")
+	stderr, _ := keys.CombinedOutput()
+	want = "ag: approve refused: stale: the session moved on"
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && !strings.Contains(client, want); time.Sleep(50 * time.Millisecond) {
+		client = out.run("capture-pane", "-p", "-t", "t:0")
+	}
+	if !strings.Contains(client, want) || !strings.Contains(string(stderr), "ag-keys: <stdin>:1: approve "+panes[1]+": refused: stale") {
+		t.Errorf("a refused popup press: the client shows\n%s\nnot %q; ag-keys said %q", client, want, stderr)
 	}
 }
 

@@ -4,7 +4,7 @@
 // Synopsis:
 //
 //	ag-detect [--all] [--panes] [-L NAME | -S PATH]
-//	ag-detect --watch [--interval D] [--all] [--panes] [-L NAME | -S PATH]
+//	ag-detect --watch [--interval D] [--all] [--panes] [-L NAME | -S PATH]...
 //	ag-detect --pane [PANE] [--format TEMPLATE]
 //
 // Description:
@@ -22,8 +22,11 @@
 // attention permission, question or plan; a positively idle composer (empty
 // or holding a draft) is a wait.end with reason idle, and the agent at work right after a prompt a
 // wait.end with reason busy (the prompt was answered). With --watch it
-// repeats every --interval and writes only changes: proc.up/proc.down as
-// agents start and exit, pane events as screens change.
+// follows tmux (control mode) and writes only changes: proc.up/proc.down
+// as agents start and exit, pane events as screens change; it waits for a
+// server when none runs, outlives one, follows each server named, and
+// passes the events on its stdin through (the login pipeline's
+// ag-tail --follow | ag-detect --watch | ag-fold).
 //
 // With --pane it is a prompt segment: one short line for the current pane
 // ($TMUX_PANE) or PANE, from ag-fold's state file — "claude ⏳ Bash" — and

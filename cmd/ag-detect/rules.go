@@ -14,7 +14,12 @@ import (
 type rules struct {
 	procs []procRule
 	panes map[string]*panes.Rules
+	keys  map[string]provider.KeyMap // what picks a question's option by label
 	ids   map[string]bool
+	byID  map[string]provider.Provider
+	// unread are the agents ag names but reads nothing of
+	// (providers.Unread): their proc.up says so.
+	unread map[string]bool
 }
 
 type procRule struct {
@@ -23,15 +28,19 @@ type procRule struct {
 }
 
 func newRules(all []provider.Provider) *rules {
-	r := &rules{panes: map[string]*panes.Rules{}, ids: map[string]bool{}}
+	r := &rules{panes: map[string]*panes.Rules{}, keys: map[string]provider.KeyMap{}, ids: map[string]bool{}, byID: map[string]provider.Provider{}, unread: map[string]bool{}}
 	for _, p := range all {
 		r.ids[p.ID()] = true
+		r.unread[p.ID()] = providers.Unread(p)
+		r.byID[p.ID()] = p
 		if d, ok := p.(provider.ProcDetector); ok {
 			r.procs = append(r.procs, procRule{p.ID(), d.ProcRules()})
 		}
-		if d, ok := p.(provider.PaneDetector); ok {
-			pr := d.PaneRules()
+		if pr, ok := providers.PaneRules(p); ok {
 			r.panes[p.ID()] = &pr
+		}
+		if k, ok := p.(provider.Keyed); ok {
+			r.keys[p.ID()] = k.Keys()
 		}
 	}
 	return r
@@ -58,6 +67,42 @@ func (r *rules) session(agent string, argv []string) string {
 		}
 	}
 	return ""
+}
+
+// viewer is the job and session a process that shows a session running
+// elsewhere names (`claude attach <job>`), if its provider can tell. The
+// process's environment (env) is read only if the provider asks.
+func (r *rules) viewer(agent string, argv []string, env func() []string) (job, session string) {
+	for _, p := range r.procs {
+		if p.id == agent && p.r.Viewer != nil {
+			var vars []string
+			read := false
+			return p.r.Viewer(argv, func(k string) string {
+				if !read {
+					vars, read = env(), true
+				}
+				v, _ := proc.Getenv(vars, k)
+				return v
+			})
+		}
+	}
+	return "", ""
+}
+
+// why says what made found its agent, for the proc events' why and
+// --explain: how the process was reached and the rule it met.
+func (r *rules) why(found proc.Found) string {
+	if found.Via == "hint" {
+		return clampWhy("hint: " + provider.HintVar + "=" + found.Agent + " in the environment of " + found.Argv0())
+	}
+	for _, p := range r.procs {
+		if p.id == found.Agent {
+			if w := p.r.Why(found.Exe, found.Argv); w != "" {
+				return clampWhy(found.Via + ": " + w)
+			}
+		}
+	}
+	return found.Via
 }
 
 // names are the lower-cased basenames a process goes by: its executable's

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/panes"
 	"github.com/agwatch/ag/filters/proc"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/providers"
@@ -186,4 +188,97 @@ func TestDefaultSegment(t *testing.T) {
 			t.Errorf("template %q, by hand %q", a.String(), b.String())
 		}
 	}
+}
+
+// TestPaneEventIDs: the same screen seen again (a restarted ag-detect, the
+// same window activity) is the same event; a turn started again later, or
+// a prompt's end for another reason, is another — ag-fold folds an id once.
+func TestPaneEventIDs(t *testing.T) {
+	d := &detector{}
+	s := &scanner{d: d}
+	at := time.Date(2026, 12, 4, 18, 0, 0, 0, time.UTC)
+	sg := sight("%1", 10, 1)
+	busy := panes.Result{Kind: panes.Busy}
+	idle := panes.Result{Kind: panes.Idle}
+	sg.activity = 1764871200
+	if a, b := s.paneEvent(event.TurnStart, sg, busy, at, "", nil), s.paneEvent(event.TurnStart, sg, busy, at.Add(time.Second), "", nil); a.ID != b.ID {
+		t.Error("the same screen at the same window activity: two ids")
+	}
+	if a, b := s.paneEvent(event.WaitEnd, sg, busy, at, "", nil), s.paneEvent(event.WaitEnd, sg, idle, at, "", nil); a.ID == b.ID {
+		t.Error("a prompt's end busy and idle: one id")
+	}
+	sg.activity = 0 // followed: no window activity, the read's time
+	if a, b := s.paneEvent(event.TurnStart, sg, busy, at, "", nil), s.paneEvent(event.TurnStart, sg, busy, at.Add(5*time.Second), "", nil); a.ID == b.ID {
+		t.Error("two turns read five seconds apart: one id")
+	}
+}
+
+// TestWhyIsSafe: a why holds what a process and a screen show, which an
+// agent controls: no escape sequence leaves ag in it.
+func TestWhyIsSafe(t *testing.T) {
+	r := defaultRules()
+	found := proc.Found{Agent: "claude", PID: 1, Exe: "/x/claude", Argv: []string{"claude\x1b]52;c;ZXZpbA==\x07"}, Via: "foreground"}
+	if w := r.why(found); strings.ContainsAny(w, "\x1b\x07") || !strings.Contains(w, "name claude") {
+		t.Errorf("why %q", w)
+	}
+	if w := clampWhy("permission: line 3 \"\x1b[31mRun it?\u202e\" ~ ^x"); strings.ContainsAny(w, "\x1b\u202e") {
+		t.Errorf("clampWhy %q", w)
+	}
+}
+
+// TestPassThrough: --watch's stdin goes to stdout in whole lines only,
+// never cut by an event of ag-detect's own written meanwhile; a last line
+// with no newline gets one; a line longer than the limit is dropped and
+// said, and the lines after it go on.
+func TestPassThrough(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	in := "{\"a\":1}\n" + long + "\n{\"b\":2}\n{\"c\":3}"
+	for _, chunk := range []int{1, 3, 7, 64, 1000} {
+		var out, errb bytes.Buffer
+		d := &detector{prog: program(), out: cli.NewWriter(&out)}
+		d.prog.Stderr = &errb
+		r := &chunky{s: in, n: chunk, between: func() {
+			e := event.New(event.ProcUp, time.Unix(0, 0), "claude", "")
+			if err := d.event(&e); err != nil {
+				t.Fatal(err)
+			}
+		}}
+		if err := d.copyLines(r, 64); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if !strings.Contains(l, `"kind":"proc.up"`) {
+				got = append(got, l)
+			} else if !strings.HasPrefix(l, "{") || !strings.HasSuffix(l, "}") {
+				t.Errorf("chunks of %d: an event cut or glued: %q", chunk, l)
+			}
+		}
+		if want := []string{`{"a":1}`, `{"b":2}`, `{"c":3}`}; strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("chunks of %d: passed %q, want %q", chunk, got, want)
+		}
+		if !strings.HasSuffix(out.String(), "\n") {
+			t.Errorf("chunks of %d: the last line has no newline", chunk)
+		}
+		if !strings.Contains(errb.String(), "ag-detect: <stdin>:2: a line longer than 64 bytes, dropped") {
+			t.Errorf("chunks of %d: stderr %q", chunk, errb.String())
+		}
+	}
+}
+
+// chunky reads s n bytes at a time, calling between after each read.
+type chunky struct {
+	s       string
+	n       int
+	between func()
+}
+
+func (c *chunky) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	n := copy(p, c.s[:min(c.n, len(c.s))])
+	c.s = c.s[n:]
+	c.between()
+	return n, nil
 }

@@ -28,10 +28,14 @@ type sighting struct {
 	cwd      string // the agent's, else the pane's
 	found    proc.Found
 	start    uint64 // with the pid, the process's identity
+	// job and viewed are the background session the process shows, when
+	// it is a viewer (`claude attach <job>`); it may exec into another
+	// program in place (the agent view), which ends the viewing.
+	job, viewed string
 }
 
 func (s sighting) same(o sighting) bool {
-	return s.found.PID == o.found.PID && s.start == o.start && s.found.Agent == o.found.Agent
+	return s.found.PID == o.found.PID && s.start == o.start && s.found.Agent == o.found.Agent && s.job == o.job
 }
 
 // scanner looks at every pane, once or on a timer.
@@ -39,16 +43,25 @@ type scanner struct {
 	d       *detector
 	rules   *rules
 	info    proc.Info
+	tm      paneIO             // tmux: a process per command, or a control client's
 	screens map[string]*screen // --panes: what each pane showed last
 }
 
+// paneIO is what the scanner asks tmux: *tmux.Client runs a process per
+// call, *tmux.Control asks through a control client.
+type paneIO interface {
+	ListPanes(ctx context.Context, format string) ([]string, error)
+	Capture(ctx context.Context, target string, history int) (string, error)
+	Display(ctx context.Context, target, format string) (string, error)
+}
+
 func newScanner(d *detector) *scanner {
-	return &scanner{d: d, rules: defaultRules(), screens: map[string]*screen{}}
+	return &scanner{d: d, rules: defaultRules(), tm: d.tmux, screens: map[string]*screen{}}
 }
 
 // scan lists the panes and finds the agent in each.
 func (s *scanner) scan(ctx context.Context) ([]sighting, error) {
-	lines, err := s.d.tmux.ListPanes(ctx, paneFormat)
+	lines, err := s.tm.ListPanes(ctx, paneFormat)
 	if err != nil {
 		// Whatever list-panes says (no server, connection refused, "server
 		// exited unexpectedly"), there is no server to answer: an error,
@@ -90,6 +103,7 @@ func (s *scanner) scan(ctx context.Context) ([]sighting, error) {
 		if pr, ok := table.Get(found.PID); ok {
 			sg.start = pr.Start
 		}
+		sg.job, sg.viewed = s.rules.viewer(found.Agent, found.Argv, func() []string { return info.Env(found.PID) })
 		out = append(out, sg)
 	}
 	return out, nil
@@ -109,7 +123,7 @@ func (s *scanner) once(ctx context.Context) int {
 			}
 		}
 		if s.d.opts.Panes {
-			if err := s.classify(ctx, sg); err != nil {
+			if err := s.classify(ctx, sg, false); err != nil {
 				return s.writeErr(err)
 			}
 		}
@@ -121,8 +135,10 @@ func (s *scanner) once(ctx context.Context) int {
 // server as gone.
 const watchGrace = 2 * time.Second
 
-// watch repeats scan and writes the differences.
-func (s *scanner) watch(ctx context.Context) int {
+// watch repeats scan and writes the differences (a tmux before 3.2, which
+// cannot be followed). It returns when the server is gone (true: its
+// agents said gone), or with how it ended.
+func (s *scanner) watch(ctx context.Context) (int, bool) {
 	up := map[string]sighting{} // by pane
 	tick := time.NewTicker(s.d.opts.Interval)
 	defer tick.Stop()
@@ -130,7 +146,7 @@ func (s *scanner) watch(ctx context.Context) int {
 	for {
 		seen, err := s.scan(ctx)
 		if ctx.Err() != nil {
-			return cli.ExitInterrupted
+			return cli.ExitInterrupted, false
 		}
 		if err != nil && (failing.IsZero() || time.Since(failing) < watchGrace) {
 			// One tmux call that fails (a busy server, a client that
@@ -142,23 +158,21 @@ func (s *scanner) watch(ctx context.Context) int {
 			}
 			select {
 			case <-ctx.Done():
-				return cli.ExitInterrupted
+				return cli.ExitInterrupted, false
 			case <-tick.C:
 			}
 			continue
 		}
 		if err != nil {
-			// The server went away (or never was): its agents are gone
-			// from view; say so, then fail.
+			// The server went away: its agents are gone from view.
 			if s.d.opts.All {
 				for _, old := range up {
 					if werr := s.emit(s.procEvent(event.ProcDown, old, s.d.now())); werr != nil {
-						return s.writeErr(werr)
+						return s.writeErr(werr), false
 					}
 				}
 			}
-			s.d.prog.Errorf("%v", err)
-			return cli.ExitError
+			return cli.ExitOK, true
 		}
 		failing = time.Time{}
 		now := map[string]sighting{}
@@ -167,7 +181,7 @@ func (s *scanner) watch(ctx context.Context) int {
 		}
 		if s.d.opts.All {
 			if err := s.diff(up, now); err != nil {
-				return s.writeErr(err)
+				return s.writeErr(err), false
 			}
 		}
 		up = now
@@ -178,14 +192,14 @@ func (s *scanner) watch(ctx context.Context) int {
 				}
 			}
 			for _, sg := range seen {
-				if err := s.classify(ctx, sg); err != nil {
-					return s.writeErr(err)
+				if err := s.classify(ctx, sg, false); err != nil {
+					return s.writeErr(err), false
 				}
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return cli.ExitInterrupted
+			return cli.ExitInterrupted, false
 		case <-tick.C:
 		}
 	}
@@ -227,17 +241,27 @@ func (s *scanner) procEvent(kind string, sg sighting, t time.Time) event.Event {
 		}
 	}
 	e := event.New(kind, t, sg.found.Agent, s.rules.session(sg.found.Agent, sg.found.Argv))
+	if sg.job != "" {
+		e.Session, e.Where, e.Job = sg.viewed, event.WhereBackground, sg.job
+	}
 	e.Src = event.SrcProc
 	e.Pane = sg.pane
 	e.PID = sg.found.PID
 	e.TTY = sg.tty
 	e.Argv0 = sg.found.Argv0()
 	e.Cwd = sg.cwd
+	e.Why = s.rules.why(sg.found)
+	if kind == event.ProcUp && s.rules.unread[sg.found.Agent] {
+		e.Reason = event.ReasonUnread
+	}
 	e.ID = event.MakeID(event.SrcProc, "", kind, sg.pane, strconv.Itoa(sg.found.PID), strconv.FormatUint(sg.start, 10))
+	if sg.job != "" {
+		e.ID = event.MakeID(e.ID, sg.job)
+	}
 	return e
 }
 
-func (s *scanner) emit(e event.Event) error { return s.d.out.Event(&e) }
+func (s *scanner) emit(e event.Event) error { return s.d.event(&e) }
 
 // writeErr ends the run after a failed write: quietly when the reader went away.
 func (s *scanner) writeErr(err error) int {

@@ -10,6 +10,7 @@ import (
 	"github.com/agwatch/ag/filters/glance"
 	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/filters/safetext"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/tmpl"
 	"github.com/agwatch/ag/providers"
@@ -30,6 +31,10 @@ func defaultSegment(b *bytes.Buffer, d *segmentData) {
 		}
 	}
 }
+
+// toolChars bounds the tool the default segment names: a prompt has room
+// for "Bash", not for a name written to fill it.
+const toolChars = 40
 
 // segmentData is what a --format template sees: the state event's fields,
 // plus Icon for the status, Detail (the tool a permission wait is for) and
@@ -82,15 +87,25 @@ func (d *detector) segment(pane string) int {
 	if !ok || st.Status == event.StatusGone || st.Status == "" {
 		return cli.ExitOK // its process is gone too: nothing to show
 	}
-	data := segmentData{Event: st, Icon: glance.Icon(st.Status, st.Attention)}
-	data.Who = glance.Who(&st, glance.Hosts(states, self))
+	// What the agent, its model or another host wrote is printed only
+	// made safe: no escape sequence reaches the terminal, no # a tmux
+	// format would read (--for-tmux).
+	clean := func(s string) string { return safetext.Line(s, safetext.FieldChars) }
+	if d.opts.ForTmux {
+		clean = func(s string) string { return safetext.Tmux(s, safetext.FieldChars) }
+	}
+	view := safetext.Fields(&st, clean)
+	data := segmentData{Event: view, Icon: glance.Icon(st.Status, st.Attention)}
+	data.Who = glance.Who(&view, glance.Hosts(states, self))
 	switch {
 	case st.Stale != "":
 		// Nobody keeps the state current: the agent is there, what it
 		// does is not known.
 		data.Icon = glance.StaleIcon
+	case glance.Unread(&st):
+		data.Icon = glance.UnreadIcon
 	case st.Status == event.StatusWaiting && (st.Attention == event.AttnPermission || st.Attention == ""):
-		data.Detail = st.Tool
+		data.Detail = clean(safetext.Cut(st.Tool, toolChars))
 	}
 	var b bytes.Buffer
 	if t == nil {

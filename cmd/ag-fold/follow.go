@@ -99,11 +99,16 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 	tp := f.startTmux(ctx, f.opts.tmuxOptions)
 	defer tp.stop(ctx, true)
 	var tick <-chan time.Time
-	if f.opts.Check > 0 {
-		t := time.NewTicker(f.opts.Check)
+	if every := f.tickEvery(); every > 0 {
+		t := time.NewTicker(every)
 		defer t.Stop()
 		tick = t.C
 	}
+	// Other hosts' states held back by their rate limit pass as it
+	// allows: a timer runs only while some wait.
+	release := time.NewTicker(releaseEvery)
+	release.Stop()
+	releasing := false
 	var republish <-chan time.Time
 	if f.pub != nil && f.opts.PublishEvery > 0 {
 		t := time.NewTicker(f.opts.PublishEvery)
@@ -127,6 +132,9 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 		case <-tick:
 			w.send(tp.updateOutputs(f.outputs(nil, f.settle())))
 			f.confirm()
+		case <-release.C:
+			f.fold.SetNow(f.now())
+			w.send(tp.updateOutputs(f.outputs(nil, f.fold.Release(f.now()))))
 		case <-debounce.C:
 			armed = false
 		case b, ok := <-in:
@@ -139,6 +147,7 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 				if !errors.Is(b.err, io.EOF) {
 					f.prog.Errorf("<stdin>: %v", b.err)
 				}
+				w.send(tp.updateOutputs(f.outputs(nil, f.fold.Drain())))
 				w.send(tp.updateOutputs(f.outputs(nil, f.settle())))
 				err := w.close()
 				f.save(true)
@@ -153,6 +162,13 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 			w.close()
 			return f.end(err)
 		}
+		if parked := f.fold.Parked(); parked != releasing {
+			if releasing = parked; parked {
+				release.Reset(releaseEvery)
+			} else {
+				release.Stop()
+			}
+		}
 		// The state file: settleWrite after the first change, and at most
 		// every --debounce; a long burst still writes it as it goes.
 		if wait := f.save(false); wait > 0 && !armed {
@@ -160,6 +176,22 @@ func (f *folder) follow(ctx context.Context, stdin io.Reader) int {
 			armed = true
 		}
 	}
+}
+
+// releaseEvery is how often states held back by a host's rate limit are
+// let through while some wait.
+const releaseEvery = 100 * time.Millisecond
+
+// tickEvery is how often time alone decides (settle): every --check, and
+// with --check 0 still every 10 s when --quiet-host asks for it.
+func (f *folder) tickEvery() time.Duration {
+	switch {
+	case f.opts.Check > 0:
+		return f.opts.Check
+	case f.opts.QuietHost > 0:
+		return min(10*time.Second, f.opts.QuietHost)
+	}
+	return 0
 }
 
 // output is one line to write: an input event passed through (raw is its
@@ -177,6 +209,7 @@ func (f *folder) apply(b *batch) []output {
 	states := make([]event.Event, 0, len(b.events))
 	outs := make([]output, 0, 2*len(b.events))
 	idx := make([]int, 0, 2*len(b.events)) // outs[i] is states[idx[i]]: set once states stop growing
+	f.fold.SetNow(f.now())                 // the batch's arrival: the clock for dates ahead and rate limits
 	for i := range b.events {
 		if f.opts.Pass {
 			outs = append(outs, output{ev: &b.events[i], raw: b.raws[i], line: b.lines[i]})

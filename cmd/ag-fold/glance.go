@@ -10,6 +10,7 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
 	"github.com/agwatch/ag/filters/hostname"
+	"github.com/agwatch/ag/filters/safetext"
 	"github.com/agwatch/ag/filters/tmpl"
 	"github.com/agwatch/ag/filters/tmux"
 )
@@ -76,8 +77,14 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 		}
 	}
 	self := hostname.Of(f.env)
-	d := glanceData{Counts: glance.Count(live), Sessions: live, Hosts: glance.Hosts(live, self)}
-	d.Summary = glance.HostSummary(live, self)
+	d := glanceData{Counts: glance.Count(live), Hosts: glance.Hosts(live, self)}
+	d.Summary = safetext.Line(glance.HostSummary(live, self), 0)
+	// A template may print any field: what agents and hosts wrote goes
+	// through made safe for a terminal.
+	d.Sessions = make([]event.Event, len(live))
+	for i := range live {
+		d.Sessions[i] = safetext.Fields(&live[i], lineField)
+	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, d); err != nil {
 		f.prog.Errorf("--format: %v", err)
@@ -93,3 +100,5 @@ func (f *folder) glance(ctx context.Context, stdin io.Reader, g glanceOptions, t
 	}
 	return code
 }
+
+func lineField(s string) string { return safetext.Line(s, safetext.FieldChars) }

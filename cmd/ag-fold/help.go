@@ -14,7 +14,7 @@ a file, else read from the state file.`
 var examples = []string{
 	"ag-tail --follow | ag-fold --tmux          # the login pipeline's fold",
 	"ag-fold --snapshot --where ag::waiting     # who waits for you, as JSON",
-	"ag-fold --snapshot --format '{{.Summary}}' # \"⏳2 ✓1\" for a prompt",
+	"ag-fold --snapshot --format '{{.Summary}}' </dev/null  # a prompt: ⏳2 ✓1",
 }
 
 const long = `## STATES
@@ -92,7 +92,8 @@ Readers believe the file only while its ag-fold runs and confirms it: a
 session whose process is gone is shown as gone, and when nobody keeps
 the file (the pipeline stopped, the machine rebooted) every other state
 read back says "stale" with why. ag-detect --pane then shows "claude ?",
-a summary "?2", --snapshot the states with their stale member, and
+a summary "?2", --snapshot the states with their stale member, --table
+"? waiting" in their rows and why below them, and
 --snapshot --tmux pushes nothing (it clears what a dead pipeline left in
 tmux). A folder given with --state must exist. A file another running
 ag-fold keeps is left to it, with a warning.
@@ -121,6 +122,36 @@ server's panes). A host.down event marks that host's sessions stale
 after --keep-gone. --publish CMD runs CMD (sh -c) with every state on
 stdin after the states change, at most every second and again every
 --publish-every: a retained snapshot for late subscribers.
+
+Within a host, states are ordered by their gen (counted up at every
+change of status, attention or tool), then, at the same gen, by time; a
+lower gen dated later is a fold that started over. So no one state — a
+gen from nowhere, a date in 9999 — holds a session: the next one newer by
+the other passes.
+
+## BOUNDS
+
+What other hosts send comes from a broker anyone with its password may
+publish to, so it is bounded; each bound, when it first bites on a host,
+is said in one line on stderr.
+
+- An event dated more than a minute ahead of this clock is dated as the
+  newest event before it that was not (this host's too: a clock stepped
+  back). Every tick, what a session holds dated ahead of the clock comes
+  back to it.
+- Each other host may keep --host-sessions sessions (256), all of them
+  --remote-sessions (4096), and at most 256 other hosts are kept. A new
+  session past a bound takes the place of the least urgent, oldest one
+  (gone, idle, done, failed, working, then waiting) of the host that keeps
+  the most; a text of another host's state is cut at 4 KB.
+- Each host's state changes pass at --host-rate a second (20) after a
+  burst of two seconds' worth; the rest wait, the newest of each session
+  only, and pass as the rate allows, one host after another, all hosts
+  together at five times the rate. A host that keeps to its rate never
+  waits.
+- With --quiet-host DUR, a host heard of nothing that long has its
+  sessions marked stale, dropped --keep-gone later (ag-mqtt's workstation
+  uses 5m: hosts publish their snapshot every minute).
 
 ## TEMPLATES
 

@@ -31,6 +31,7 @@ type options struct {
 	Debounce     time.Duration `long:"debounce" value-name:"DUR" default:"100ms" description:"write the state file at most this often"`
 	Publish      string        `long:"publish" value-name:"CMD" unquote:"false" description:"run CMD with the states on stdin when they change" man:"at most every second, with sh -c, every current state as NDJSON on stdin (a retained MQTT snapshot: mosquitto_pub -r -s -t ag/HOST/snapshot); a failed run is tried again"`
 	PublishEvery time.Duration `long:"publish-every" value-name:"DUR" default:"60s" description:"run --publish this often anyway; 0 never"`
+	bounds
 	cli.Filter
 	cli.Slurp
 	cli.Common
@@ -100,9 +101,15 @@ func (f *folder) main(ctx context.Context, args []string, stdin io.Reader) int {
 		return cli.ExitError
 	}
 	// --snapshot prints the last states only: none is made at each change.
-	f.fold = fold.New(fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone, Quiet: f.opts.Snapshot,
+	if msg := f.opts.bounds.refuse(); msg != "" {
+		f.prog.Errorf("%s (see ag-fold --man)", msg)
+		return cli.ExitError
+	}
+	cfg := fold.Config{PaneGrace: f.opts.Grace, KeepGone: f.opts.KeepGone, Quiet: f.opts.Snapshot,
 		OneSession: providers.OneSessionPerProcess, ManySessions: providers.ManySessionsPerProcess,
-		HookEnds: providers.HookEndsTurns, Estimate: providers.ApprovalEstimates(), Self: hostname.Of(f.env)})
+		HookEnds: providers.HookEndsTurns, Estimate: providers.ApprovalEstimates(), Self: hostname.Of(f.env)}
+	f.opts.bounds.apply(&cfg, !f.opts.Snapshot, func(msg string) { f.prog.Errorf("%s", msg) })
+	f.fold = fold.New(cfg)
 	f.path = f.opts.State
 	if f.path == "" {
 		f.path = paths.StateFile(f.env)
@@ -174,6 +181,13 @@ func (f *folder) claim() int {
 	} else if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		f.prog.Errorf("--state %s: no folder %s (create it, or see --no-state)", f.opts.State, dir)
 		return cli.ExitError
+	}
+	// Another user who may write the folder could put a symlink where the
+	// state file goes, or forge the states prompts and ag-keys read.
+	if err := paths.CheckDir(dir); err != nil {
+		f.prog.Errorf("%s", paths.Refusal(err, "no state file is written there"))
+		f.path = ""
+		return cli.ExitOK
 	}
 	f.keeper = state.Self(f.opts.Check)
 	if old, err := state.Load(f.path); err == nil && old.Writer.PID != f.keeper.PID {

@@ -59,7 +59,11 @@ uninstall removes exactly the handlers that run ag-hook with the agent's
 name. When what is left means what your file before ag meant, it is
 written back byte for byte from the backup; a file ag's install made is
 removed; when the file changed since (by you or the agent), what is left
-is kept and uninstall says it is not the original.
+is kept and uninstall says it is not the original. A backup the file is
+byte for byte again is removed, and so is a config folder ag's install
+made, once it is empty again. --all takes ag out of every agent whose
+config has anything of ag's; an agent's config ag cannot read stops it
+before anything is changed.
 
 status prints one line per agent on this machine: installed (and where
 your file before ag is kept), not installed, needs repair (what, in a few
@@ -107,7 +111,7 @@ func program(agents []string) cli.Program {
 	return cli.Program{Name: "ag-hook", Usage: "AGENT < payload",
 		Synopsis: []string{
 			"install --agent AGENT [--dry-run] [--statusline] [--hook PATH]",
-			"uninstall --agent AGENT [--dry-run]",
+			"uninstall --agent AGENT | --all [--dry-run]",
 			"status [--agent AGENT] [--verbose]",
 			"statusline [--then CMD] [--format TEMPLATE]",
 		},
@@ -118,8 +122,11 @@ func program(agents []string) cli.Program {
 				"ag-hook install --agent claude --dry-run     # see what would change",
 				"ag-hook install --agent claude --agent codex --statusline",
 			}},
-			"uninstall": {Usage: "--agent AGENT [OPTIONS]", Examples: []string{"ag-hook uninstall --agent codex"}},
-			"status":    {Usage: "[--agent AGENT] [--verbose]", Examples: []string{"ag-hook status --verbose"}},
+			"uninstall": {Usage: "--agent AGENT | --all [OPTIONS]", Examples: []string{
+				"ag-hook uninstall --agent codex",
+				"ag-hook uninstall --all        # ag out of every agent (make uninstall)",
+			}},
+			"status": {Usage: "[--agent AGENT] [--verbose]", Examples: []string{"ag-hook status --verbose"}},
 		},
 	}
 }

@@ -8,21 +8,22 @@ import (
 	"github.com/agwatch/ag/filters/paths"
 )
 
-// hookWarning says why hooks running path will break although they work
-// today, or "" when nothing is wrong with it: the file is missing or not
-// executable, or it lies in a build tree — a checkout's bin/ (make clean or
+// hookWarning says — after "hooks run " or "this ag-hook is " — why hooks
+// running path will break although they work today, or "" when nothing is
+// wrong with it: the file is missing or not executable, or it lies in a
+// build tree — a checkout's bin/ (make clean or
 // moving the clone breaks every agent's hooks, silently: a hook's failure
 // reaches no one) or Go's build cache (go run).
 func hookWarning(path string, env paths.Env) string {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return "hooks run " + path + ", which does not exist: run `ag-hook install` again from an installed ag-hook (make install)"
+		return path + ", which does not exist: run `ag-hook install` again from an installed ag-hook (make install)"
 	case fi.IsDir() || fi.Mode().Perm()&0o111 == 0:
-		return "hooks run " + path + ", which is not an executable file"
+		return path + ", which is not an executable file"
 	}
 	if where := buildTree(path, env); where != "" {
-		return "hooks run " + path + ", inside " + where + ": a rebuild, make clean or moving it breaks them; make install, then run ag-hook install from the installed ag-hook"
+		return path + ", inside " + where + ": a rebuild, make clean or moving it breaks hooks that run it; make install, then run ag-hook install from the installed ag-hook"
 	}
 	return ""
 }

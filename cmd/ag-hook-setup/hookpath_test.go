@@ -79,7 +79,7 @@ func TestStatusWarnsOfBuildTree(t *testing.T) {
 		t.Errorf("install: code %d, stdout:\n%s", r.code, r.stdout)
 	}
 	r = try(t, env, "status", "--hook", hook)
-	if r.code != 0 || strings.Count(r.stdout, "\nwarning: hooks run "+hook+", inside a checkout's bin/") != 1 {
+	if r.code != 0 || strings.Count(r.stdout, "\nwarning: this ag-hook is "+hook+", inside a checkout's bin/") != 1 {
 		t.Errorf("status: code %d, stdout:\n%s", r.code, r.stdout)
 	}
 }

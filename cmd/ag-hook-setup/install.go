@@ -23,8 +23,13 @@ func (c *cmd) install(o installOpts, remove bool) int {
 	if remove {
 		verb = "uninstall"
 	}
-	if len(o.Agent) == 0 {
-		c.prog.Errorf("%s: --agent is required (one of: %s)", verb, strings.Join(hookedIDs(), ", "))
+	switch {
+	case o.all && len(o.Agent) > 0:
+		c.prog.Errorf("uninstall: --all or --agent, not both")
+		return cli.ExitError
+	case len(o.Agent) == 0 && !o.all:
+		c.prog.Errorf("%s: --agent is required (one of: %s)%s", verb, strings.Join(hookedIDs(), ", "),
+			map[bool]string{true: ", or --all", false: ""}[remove])
 		return cli.ExitError
 	}
 	ins, ok := c.installers(o.Agent)
@@ -35,6 +40,15 @@ func (c *cmd) install(o installOpts, remove bool) int {
 	if err != nil {
 		c.prog.Errorf("%s: %v", verb, err)
 		return cli.ExitError
+	}
+	if o.all {
+		if ins, err = c.withAg(ins, hook); err != nil {
+			c.prog.Errorf("uninstall: %v; nothing was changed", err)
+			return cli.ExitError
+		}
+		if len(ins) == 0 {
+			fmt.Fprintln(c.stdout, "no agent's config has anything of ag's")
+		}
 	}
 	if !remove {
 		if err := checkHook(hook); err != nil {
@@ -100,6 +114,9 @@ func (c *cmd) install(o installOpts, remove bool) int {
 			c.prog.Errorf("%s: %v", verb, err)
 			return cli.ExitError
 		}
+		if !remove {
+			c.recordMade(tx.Made())
+		}
 	}
 	list := o.Verbose || o.DryRun
 	for _, d := range all {
@@ -111,8 +128,11 @@ func (c *cmd) install(o installOpts, remove bool) int {
 			c.reportStatusLine(d.in.ID(), d.sl, remove, o.DryRun)
 		}
 	}
-	c.reportBackups(changes, o.DryRun)
-	if !remove {
+	switch {
+	case remove && !o.DryRun:
+		c.tidy(changes, ins)
+	case !remove:
+		c.reportBackups(changes, o.DryRun)
 		c.warnHook(hook)
 	}
 	return cli.ExitOK
@@ -140,7 +160,15 @@ func (c *cmd) reportBackups(changes []configtx.Change, dry bool) {
 // warnHook says so when hooks running hook will break (hookpath.go).
 func (c *cmd) warnHook(hook string) {
 	if w := hookWarning(hook, c.env); w != "" {
-		fmt.Fprintln(c.stdout, "warning: "+w)
+		fmt.Fprintln(c.stdout, "warning: hooks run "+w)
+	}
+}
+
+// warnSelf is status's warning: hook is the ag-hook status compares with
+// (this one), not one the hooks run, so it is named as such.
+func (c *cmd) warnSelf(hook string) {
+	if w := hookWarning(hook, c.env); w != "" {
+		fmt.Fprintln(c.stdout, "warning: this ag-hook is "+w)
 	}
 }
 

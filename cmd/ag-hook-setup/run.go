@@ -30,10 +30,12 @@ type installOpts struct {
 	Statusline bool `long:"statusline" description:"also wrap Claude's statusLine, keeping yours"`
 	Force      bool `long:"force" description:"install for an agent not seen on this machine"`
 	Verbose    bool `short:"v" long:"verbose" description:"list every hook added or removed"`
+	all        bool // uninstall --all
 }
 
 type uninstallOpts struct {
 	Agent   []string `long:"agent" value-name:"AGENT" description:"the agent whose config to edit (repeatable)"`
+	All     bool     `long:"all" description:"every agent whose config has anything of ag's"`
 	DryRun  bool     `long:"dry-run" description:"say what would change, write nothing"`
 	Verbose bool     `short:"v" long:"verbose" description:"list every hook removed"`
 }
@@ -128,7 +130,7 @@ func (c *cmd) main(args []string) int {
 	case "install":
 		return c.install(inst, false)
 	case "uninstall":
-		return c.install(installOpts{Agent: uninst.Agent, DryRun: uninst.DryRun, Verbose: uninst.Verbose}, true)
+		return c.install(installOpts{Agent: uninst.Agent, DryRun: uninst.DryRun, Verbose: uninst.Verbose, all: uninst.All}, true)
 	case "status":
 		return c.status(stat)
 	case "":

@@ -92,14 +92,14 @@ func TestInstallCycle(t *testing.T) {
 		out  string // a line stdout must have
 	}{
 		{[]string{"status"}, 1, "claude: not installed (ag-hook install --agent claude adds the hooks to ~/.claude/settings.json)"},
-		{[]string{"install", "--agent", "claude", "--dry-run"}, 0, "claude: hooks would be installed in ~/.claude/settings.json (14 hooks added)"},
+		{[]string{"install", "--agent", "claude", "--dry-run"}, 0, "claude: hooks would be installed in ~/.claude/settings.json (15 hooks added)"},
 		{[]string{"status", "--agent", "claude"}, 1, "claude: not installed"},
 		{[]string{"install", "--agent", "claude"}, 0, "kept ~/.claude/settings.json.ag-backup: each file as it was before ag first changed it"},
 		{[]string{"status"}, 0, "claude: installed in ~/.claude/settings.json (your file before ag: settings.json.ag-backup)"},
 		{[]string{"install", "--agent", "claude"}, 0, "claude: already installed in ~/.claude/settings.json"},
-		{[]string{"status", "--hook", other}, 1, "claude: needs repair: runs '" + hook + "' claude, want '" + other + "' claude (14 hooks) (ag-hook install --agent claude repairs it)"},
+		{[]string{"status", "--hook", other}, 1, "claude: needs repair: runs '" + hook + "' claude, want '" + other + "' claude (15 hooks) (ag-hook install --agent claude repairs it)"},
 		{[]string{"status", "--hook", other, "-v"}, 1, "  - SessionEnd: runs '" + hook + "' claude, want '" + other + "' claude"},
-		{[]string{"uninstall", "--agent", "claude"}, 0, "claude: hooks removed from ~/.claude/settings.json (14 hooks removed)"},
+		{[]string{"uninstall", "--agent", "claude"}, 0, "claude: hooks removed from ~/.claude/settings.json (15 hooks removed)"},
 		{[]string{"uninstall", "--agent", "claude"}, 0, "claude: no ag hooks in ~/.claude/settings.json"},
 		{[]string{"status"}, 1, "claude: not installed"},
 		// A second agent: status without --agent lists both; one never

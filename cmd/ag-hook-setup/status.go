@@ -59,7 +59,7 @@ func (c *cmd) status(o statusOpts) int {
 		}
 	}
 	if used {
-		c.warnHook(hook)
+		c.warnSelf(hook)
 	}
 	if shown == 0 && code == cli.ExitOK {
 		fmt.Fprintf(c.stdout, "no agent ag installs for is on this machine (%s)\n", strings.Join(hookedIDs(), ", "))
@@ -90,7 +90,13 @@ func (c *cmd) statusLine(in provider.Installer, st provider.InstallStatus, ie pr
 		}
 		line += "not installed (ag-hook install --agent " + id + " adds the hooks to " + path + ")"
 	case provider.NeedsRepair:
-		line += "needs repair: " + summary(st.Reasons) + " (ag-hook install --agent " + id + " repairs it)"
+		line += "needs repair: " + summary(st.Reasons)
+		if slices.ContainsFunc(st.Reasons, func(r string) bool { return strings.Contains(r, "(missing)") }) {
+			// Every hook of the agent fails now: say both ways out.
+			line += " (the ag-hook they run is gone: ag-hook install --agent " + id + " from an installed ag-hook, or ag-hook uninstall --agent " + id + ")"
+		} else {
+			line += " (ag-hook install --agent " + id + " repairs it)"
+		}
 	case provider.Untrusted:
 		line += "installed, but " + strings.Join(st.Reasons, "; ")
 		if st.Hint != "" {
@@ -105,7 +111,7 @@ func (c *cmd) statusLine(in provider.Installer, st provider.InstallStatus, ie pr
 
 // summary is the reasons in a few words: the same reason for several
 // events is said once, the most common first ("runs '/old/ag-hook' claude
-// (missing), want '/new/ag-hook' claude (14 hooks)"), the rest counted.
+// (missing), want '/new/ag-hook' claude (15 hooks)"), the rest counted.
 func summary(reasons []string) string {
 	type group struct {
 		why string

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -13,10 +12,6 @@ import (
 	"github.com/agwatch/ag/providers/hooks"
 	"github.com/agwatch/ag/providers/provider"
 )
-
-// maxPayload bounds what is kept of stdin; the rest is drained so the
-// agent never blocks writing to us. A larger payload is dropped.
-const maxPayload = 256 << 20
 
 // hook runs one hook: payload in, events to the spool, exit 0. It prints
 // only the agent's no-decision answer (hooks.Answerer), on every path.
@@ -32,18 +27,17 @@ func (c *cmd) hook(h hooks.Mapper, hookEvent string, print bool) (code int) {
 		}
 	}()
 	now := c.now()
-	payload, err := io.ReadAll(io.LimitReader(c.stdin, maxPayload+1))
+	b, batches := h.(hooks.Batcher)
+	payload, err := readPayload(c.stdin, maxPayload, batches && b.Batches())
+	if err == errTooLarge {
+		c.debugf("%s: payload larger than %d bytes, dropped unread", h.ID(), maxPayload)
+		return exitOK
+	}
 	if err != nil {
 		c.debugf("%s: reading stdin: %v", h.ID(), err)
 		return exitOK
 	}
-	if len(payload) > maxPayload {
-		io.Copy(io.Discard, c.stdin)
-		payload = payload[:0]
-		c.debugf("%s: payload larger than %d bytes, dropped", h.ID(), maxPayload)
-		return exitOK
-	}
-	hc := provider.HookContext{Now: now, Pane: c.env("TMUX_PANE"), Event: hookEvent}
+	hc := provider.HookContext{Now: now, Pane: c.env("TMUX_PANE"), Event: hookEvent, Getenv: c.env}
 	hc.PID, hc.TTY = agentProcess(os.Getppid(), h.ProcessNames())
 	hc.Cwd, _ = os.Getwd()
 	hc.Host = hostname.Of(c.env).Name

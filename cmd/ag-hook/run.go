@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/providers/agentdef/defhooks"
 	"github.com/agwatch/ag/providers/hooks"
 )
 
@@ -53,7 +54,7 @@ func newCmd(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) *cmd
 func (c *cmd) main(args []string) int {
 	// The hot path: an agent runs "ag-hook claude" many times a turn.
 	if len(args) == 1 {
-		if h := hooked(args[0]); h != nil {
+		if h := c.hooked(args[0]); h != nil {
 			return c.hook(h, "", false)
 		}
 	}
@@ -72,7 +73,7 @@ func (c *cmd) main(args []string) int {
 		}
 		return c.statusline(o)
 	}
-	if h := firstHooked(args); h != nil && !asksHelp(args) {
+	if h := c.firstHooked(args); h != nil && !asksHelp(args) {
 		// A hook must never exit 2 (the agent would take it as "block"),
 		// and arguments it does not know (an install by a newer ag-hook)
 		// must not cost the event.
@@ -96,14 +97,24 @@ func (c *cmd) main(args []string) int {
 	return c.setup(args)
 }
 
-// hooked is the agent named id if ag-hook can run its hooks.
-func hooked(id string) hooks.Mapper { return hooks.ByID(id) }
+// hooked is the agent named id if ag-hook can run its hooks: one written
+// in Go, else one whose definition declares a hook dialect (read only for
+// an id no Go agent has, so their hooks read no file).
+func (c *cmd) hooked(id string) hooks.Mapper {
+	if m := hooks.ByID(id); m != nil {
+		return m
+	}
+	if d := defhooks.Find(c.env, id); d != nil {
+		return d
+	}
+	return nil
+}
 
 // firstHooked is the hooked agent named by the first non-option argument.
-func firstHooked(args []string) hooks.Mapper {
+func (c *cmd) firstHooked(args []string) hooks.Mapper {
 	for _, a := range args {
 		if !strings.HasPrefix(a, "-") {
-			return hooked(a)
+			return c.hooked(a)
 		}
 	}
 	return nil

@@ -101,8 +101,7 @@ const statusRepeat = 10 * time.Minute
 // statusline is one statusLine run: read, start the user's command, append
 // the meter, print a line, exit 0.
 func (c *cmd) statusline(o statuslineOpts) int {
-	payload, err := io.ReadAll(io.LimitReader(c.stdin, maxStatusPayload))
-	io.Copy(io.Discard, c.stdin)
+	payload, err := readPayload(c.stdin, maxStatusPayload, false)
 	if err != nil {
 		c.debugf("statusline: reading stdin: %v", err)
 	}
@@ -153,7 +152,7 @@ func (c *cmd) awaitSpool(done <-chan struct{}) {
 // appendMeter writes the meter event to the spool, unless the last one
 // this session appended (less than statusRepeat ago) said the same.
 func (c *cmd) appendMeter(st *claudehook.Status) {
-	hc := provider.HookContext{Now: c.now(), Pane: c.env("TMUX_PANE")}
+	hc := provider.HookContext{Now: c.now(), Pane: c.env("TMUX_PANE"), Getenv: c.env}
 	e := st.Meter(hc)
 	if e == nil {
 		return
@@ -168,7 +167,11 @@ func (c *cmd) appendMeter(st *claudehook.Status) {
 			return
 		}
 	}
+	pid := e.PID // a background session's, named by Claude
 	e.PID, e.TTY = agentProcess(os.Getppid(), claudehook.Mapper{}.ProcessNames())
+	if pid != 0 {
+		e.PID = pid
+	}
 	e.Host = hostname.Of(c.env).Name
 	if err := spool.Append(paths.Spool(c.env), event.AppendJSON(nil, e), spool.Max(c.env)); err != nil {
 		c.debugf("statusline: spool: %v", err)

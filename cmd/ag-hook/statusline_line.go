@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/glance"
 	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/filters/safetext"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/filters/tmpl"
 	"github.com/agwatch/ag/providers/claude/claudehook"
@@ -70,13 +73,11 @@ func (d *lineData) TemplateField(name string) (any, bool) {
 // TemplateFields names TemplateField's fields, for error messages.
 func (d *lineData) TemplateFields() []string { return []string{"Others", "Waiting"} }
 
-// usd: 1.6712 → "$1.67"; under a dollar keeps three decimals.
-func usd(v float64) string {
-	if v != 0 && math.Abs(v) < 1 {
-		return "$" + strconv.FormatFloat(v, 'f', 3, 64)
-	}
-	return "$" + strconv.FormatFloat(v, 'f', 2, 64)
-}
+// field is one text of the payload or the state file as the line shows it.
+func field(s string) string { return safetext.Line(s, safetext.FieldChars) }
+
+// usd: 1.6712 → "$1.67", as the table and every view write a cost.
+func usd(v float64) string { return glance.USD(v) }
 
 // pct: 23.4 → "23%".
 func pct(v float64) string { return strconv.Itoa(int(math.Round(v))) + "%" }
@@ -121,10 +122,18 @@ func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
 // renderLine is ag's own line for st, one trailing newline. A template
 // that does not parse or run is reported on stderr and the default used.
 func (c *cmd) renderLine(format string, st *claudehook.Status) []byte {
+	// Claude prints the line as it is: what its payload carries (a model's
+	// display name, a path) is made safe for a terminal first.
 	d := &lineData{
-		Model: st.ModelName, ModelID: st.ModelID, Session: st.Session, Cwd: st.Cwd,
-		ProjectDir: st.ProjectDir, Version: st.Version, Transcript: st.Transcript,
+		Model: field(st.ModelName), ModelID: field(st.ModelID), Session: field(st.Session), Cwd: field(st.Cwd),
+		ProjectDir: field(st.ProjectDir), Version: field(st.Version), Transcript: field(st.Transcript),
 		Cost: st.CostUSD, Context: st.Context, Limits: st.Limits,
+	}
+	if len(d.Limits) > 0 {
+		d.Limits = slices.Clone(d.Limits)
+		for i := range d.Limits {
+			d.Limits[i].Window = field(d.Limits[i].Window)
+		}
 	}
 	if d.Model == "" {
 		d.Model = d.ModelID
@@ -138,7 +147,13 @@ func (c *cmd) renderLine(format string, st *claudehook.Status) []byte {
 	if st.Context != nil {
 		d.Left = st.Context.LeftPct
 	}
-	d.others = func() []event.Event { return c.waitingOthers(st.Session) }
+	d.others = func() []event.Event {
+		others := c.waitingOthers(st.Session)
+		for i := range others {
+			others[i] = safetext.Fields(&others[i], field)
+		}
+		return others
+	}
 	if format != "" {
 		out, err := execLine(format, d)
 		if err == nil {

@@ -217,7 +217,7 @@ func TestStatuslineFormat(t *testing.T) {
 	now := time.Now()
 	r := trySL(t, env, now, slPayload, "--format",
 		`{{.Dir}} {{.ModelID}} {{si .Context.Used}}/{{si .Context.Size}} {{usd 0.0123}} {{range .Limits}}{{.Window}}={{pct .UsedPct}} {{end}}{{.Waiting}}`)
-	if r.stdout != "app claude-opus-4-6[1m] 120.1k/1M $0.012 5h=42% 7d=7% 0\n" {
+	if r.stdout != "app claude-opus-4-6[1m] 120.1k/1M $0.01 5h=42% 7d=7% 0\n" {
 		t.Errorf("got %q stderr %q", r.stdout, r.stderr)
 	}
 	for _, bad := range []string{"{{.Nope}}", "{{if}}", "{{until 3}}"} {

@@ -72,7 +72,9 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 		if c.performed.has(k) {
 			return refuse("action %s was already performed", orDash(a.ID))
 		}
-		c.performed.add(k, c.now())
+		if !c.opts.DryRun { // a dry run performs nothing: the real press is still to come
+			c.performed.add(k, c.now())
+		}
 	}
 	st, ok, err := c.lookupCaughtUp(ctx, a)
 	switch {
@@ -90,23 +92,17 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 		return refuse("the session is in pane %s, not %s", orDash(st.Pane), a.Pane)
 	}
 	r.ev.Pane = st.Pane
-	if st.Pane == "" {
+	if a.Action == provider.ActOpen || a.Action == provider.ActFocus && st.Pane == "" {
+		// A window attached to a background session (background.go).
+		return c.open(ctx, st, &r)
+	}
+	if st.Pane == "" && !(background(st) && keyplan.Typed(a.Action)) {
 		return refuse("the session has no tmux pane")
 	}
 	if a.Action == provider.ActFocus {
 		// A click on a notification's body: bring the pane forward. It
 		// types nothing, so it needs no token.
-		if !c.opts.DryRun {
-			sel := []string{"select-window", "-t", st.Pane, ";", "select-pane", "-t", st.Pane}
-			if _, err := c.tmux.Run(ctx, append([]string{"switch-client", "-t", st.Pane, ";"}, sel...)...); err != nil {
-				// No client to switch (none attached): select it for the next one.
-				if _, err := c.tmux.Run(ctx, sel...); err != nil {
-					return fail(err)
-				}
-			}
-			return r.finish(statusSent, "", cli.ExitOK)
-		}
-		return r.finish(statusPlanned, "", cli.ExitOK)
+		return c.focusPane(ctx, st.Pane, &r)
 	}
 	km, ok := keyed(st.Agent)
 	if !ok {
@@ -125,7 +121,7 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 	if err := keyplan.CheckToken(req); errors.As(err, &no) {
 		return refuse("%s", no.Reason)
 	}
-	pd, screens := providers.ByID(st.Agent).(provider.PaneDetector)
+	paneRules, screens := providers.PaneRules(providers.ByID(st.Agent))
 	reply := a.Action == provider.ActReply || a.Action == provider.ActAnswer
 	if st.Status != event.StatusWaiting {
 		// What the state alone refuses is refused without looking.
@@ -135,6 +131,27 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 	}
 	var rules panes.Rules
 	var screen string // the pane before typing
+	var view *hidden  // a background session's, shown to be typed into
+	before := ""      // what it showed before
+	if st.Pane == "" {
+		if !screens {
+			return refuse("%s's screens are not known: open the session to answer it", st.Agent)
+		}
+		if c.opts.DryRun {
+			plan, err := keyplan.Decide(req, km)
+			if errors.As(err, &no) {
+				return refuse("%s", no.Reason)
+			}
+			r.ev.Text = keyplan.Describe(plan)
+			return r.finish(statusPlanned, "", cli.ExitOK)
+		}
+		rules = paneRules
+		if view, err = c.showHidden(ctx, st, &rules); err != nil {
+			return fail(err)
+		}
+		defer func() { c.closeHidden(view, &rules, before) }()
+		st.Pane = view.pane
+	}
 	if screens && keyplan.Typed(a.Action) && (st.Status == event.StatusWaiting || reply) {
 		// Look at the pane now: it tells a plan or a question from the
 		// permission prompt the hook reported, shows a prompt that has
@@ -144,9 +161,24 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 		if screen, err = c.tmux.Capture(ctx, st.Pane, 0); err != nil {
 			return fail(err)
 		}
-		rules = pd.PaneRules()
+		rules = paneRules
 		res := panes.Classify(&rules, screen)
+		if screen, res, err = c.awaitDrawn(ctx, &st, st.Pane, &rules, screen, res); err != nil {
+			return fail(err)
+		}
+		if res.Kind == panes.Wait && km.Grace > 0 && !c.opts.DryRun {
+			// A prompt just shown drops keys (KeyMap.Grace): look again
+			// once it has been up that long, and go by what shows then.
+			if err := sleepCtx(ctx, km.Grace); err != nil {
+				return fail(err)
+			}
+			if screen, err = c.tmux.Capture(ctx, st.Pane, 0); err != nil {
+				return fail(err)
+			}
+			res = panes.Classify(&rules, screen)
+		}
 		req.Screen = &res
+		before = screenKey(res)
 	}
 	plan, err := keyplan.Decide(req, km)
 	if errors.As(err, &no) {
@@ -159,7 +191,7 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 	if err != nil {
 		return fail(err)
 	}
-	if shellNames[fg] {
+	if shellNames[fg] && !runsUnder(st.Agent, fg) {
 		return refuse("the pane's foreground is %s: %s is not running there", fg, st.Agent)
 	}
 	if c.opts.DryRun {
@@ -167,11 +199,13 @@ func (c *cmd) act(ctx context.Context, a *event.Event, fromStream bool) result {
 	}
 	shown := func(text string) error { return c.awaitInput(ctx, st.Pane, &rules, km.Input, text) }
 	awaited := func(state string) error { return c.awaitState(ctx, st.Pane, &rules, state) }
-	if n, err := c.typePlan(ctx, st.Pane, plan, shown, awaited); err != nil {
+	var reasons []string
+	if n, err := c.typePlan(ctx, st.Pane, plan, shown, awaited); errors.Is(err, errLeft) {
+		reasons = append(reasons, fmt.Sprintf("typed; the pane did not go on to %s (another question?): the rest is yours", plan.Steps[n].Await))
+	} else if err != nil {
 		return fail(fmt.Errorf("after %d of %d steps: %w", n, len(plan.Steps), err))
 	}
 	c.acted[done] = true
-	var reasons []string
 	if plan.Truncated {
 		reasons = append(reasons, fmt.Sprintf("reply cut to %d characters", provider.MaxReply))
 	}
@@ -238,12 +272,19 @@ func (c *cmd) awaitInput(ctx context.Context, pane string, rules *panes.Rules, i
 	return err
 }
 
+// errNeverShowed: the state awaited never showed; errLeft: so an optional
+// step and those after it were left (keyplan.Step.Optional).
+var (
+	errNeverShowed = errors.New("never showed")
+	errLeft        = errors.New("the rest left")
+)
+
 // awaitState waits for the pane to show state (a dialog the keys before
 // opened), and fails if it never does.
 func (c *cmd) awaitState(ctx context.Context, pane string, rules *panes.Rules, state string) error {
 	ok, err := c.await(ctx, pane, func(screen string) bool { return panes.Classify(rules, screen).State == state })
 	if err == nil && !ok {
-		err = fmt.Errorf("the pane never showed %s in %s: the rest not typed", state, provider.SentCheck)
+		err = fmt.Errorf("the pane %w %s in %s: the rest not typed", errNeverShowed, state, provider.SentCheck)
 	}
 	return err
 }
@@ -297,7 +338,9 @@ func (c *cmd) typePlan(ctx context.Context, pane string, p keyplan.Plan, shown f
 			}
 		}
 		if s.Await != "" {
-			if err := awaited(s.Await); err != nil {
+			if err := awaited(s.Await); errors.Is(err, errNeverShowed) && s.Optional {
+				return i, errLeft
+			} else if err != nil {
 				return i, err
 			}
 		}

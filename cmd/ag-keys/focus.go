@@ -15,7 +15,7 @@ import (
 type focusOptions struct {
 	NextWaiting bool   `long:"next-waiting" description:"focus: the next pane that waits for you"`
 	Choose      bool   `long:"choose" description:"focus: pick the pane from a tmux menu" man:"a menu of every agent session, most urgent first; picking one focuses its pane"`
-	Client      string `short:"c" long:"client" value-name:"NAME" description:"focus: switch this tmux client to the pane" man:"the tmux plugin passes #{client_name}"`
+	Client      string `short:"c" long:"client" value-name:"NAME" description:"tmux client: focus switches it; told when refused" man:"focus switches this client to the pane; an action or focus that is refused or fails is also shown on it (display-message), for the person who pressed the key; the tmux plugin passes #{client_name}"`
 }
 
 // focusPanes is list-panes' format for focus: pane, its tty (a pane id
@@ -36,6 +36,7 @@ func (c *cmd) focus(ctx context.Context, o focusOptions) int {
 		if err := c.emit(&r.ev); err != nil {
 			return c.writeErr(err)
 		}
+		c.say(ctx, &r.ev, cli.Place{}, "")
 		return r.code
 	}
 	target := c.opts.Pane
@@ -63,7 +64,6 @@ func (c *cmd) focus(ctx context.Context, o focusOptions) int {
 	case errors.Is(err, state.ErrNoFile):
 		return finish(statusRefused, "no state file "+c.opts.StateFile+" (is ag-fold running?)", cli.ExitNoMatch)
 	case err != nil:
-		c.prog.Errorf("%v", err)
 		return finish(statusError, err.Error(), cli.ExitError)
 	case !ok:
 		return finish(statusRefused, none, cli.ExitNoMatch)
@@ -73,7 +73,6 @@ func (c *cmd) focus(ctx context.Context, o focusOptions) int {
 	}
 	if !c.opts.DryRun {
 		if _, err := c.tmux.Run(ctx, args...); err != nil {
-			c.prog.Errorf("%v", err)
 			return finish(statusError, err.Error(), cli.ExitError)
 		}
 	}

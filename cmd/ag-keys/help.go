@@ -19,7 +19,9 @@ var examples = []string{
 
 const long = `## ACTIONS
 
-One word, then --pane:
+One word, then --pane (or --session: a background session, which has no
+pane, is shown in a hidden tmux session running claude attach <job>, typed
+into there after the same checks, and left as it was):
 
   approve        a permission wait: allow once (a plan wait: approve it)
   deny           a permission wait: refuse (a plan wait: reject it)
@@ -33,17 +35,25 @@ One word, then --pane:
                  — an option's label picks that option; other text goes
                  into its own-answer row; a field of free text, Copilot's,
                  takes the text straight in)
+  open           a window attached to a background session (claude
+                 attach <job>); a session with a pane: focus it
 
 An action is refused (exit 1, with a keys event saying why) when --token
 no longer matches the session's state (a token ahead of the state file,
-a press quicker than ag-fold's --debounce, waits up to 2s for it), the agent is not waiting for that
-kind of answer, the pane's foreground is a shell, an editor or a pager,
+a press quicker than ag-fold's --debounce, waits up to 2s for it), the
+agent is not waiting for that kind of answer, the pane's foreground is a shell, an editor or a pager,
 or the text is unsafe for the agent. On a wait the pane is read first:
 the hook reports a plan or a question picker as a permission prompt, so
 the screen decides, and a pane showing the empty prompt or the agent at
-work refuses. A reply is made one line (control characters removed, at
-most 2000 characters); a leading / or ! gets a space in front for Claude
-(it would run a command or shell mode); Enter follows 150 ms later.
+work refuses. A wait the hooks called a permission is approved as a plan
+(Claude's "2", on a permission prompt "don't ask again") only when the
+pane shows the plan picker's own rows and its plan file. A reply is made
+one line (control and bidi characters removed, and what shows nothing at
+its start — a zero-width space, a byte order mark — so the check below
+sees what the agent will, at most 2000 characters); a leading / or ! gets
+a space in front for Claude (it would run a command or shell mode), and
+is refused where the agent trims; Enter follows 150 ms later. A trailing
+";" is typed as itself.
 
 A reply is read against the pane too: one showing a prompt the state
 does not know of, or a prompt that takes no reply (Gemini's shell mode),
@@ -54,8 +64,14 @@ option). Where an agent can leave a reply unsent (Gemini reads a late
 Enter as a newline), the pane is watched for 3 s and Enter pressed again.
 
 With no word, ag-keys reads action events (from ag-notify) on stdin and
-performs each; each must quote the state's token. Every action writes one
-keys event: status sent, refused or error, the reason, and what was typed.
+performs each; each must quote the state's token. A line longer than
+64 KB (an action is a few) is reported and skipped, unless --pass. With
+-n nothing is typed and nothing recorded: the real press still counts.
+Every action writes one keys event: status sent, refused or error, the
+reason, and what was typed. A refusal or an error is also one
+"ag-keys: …" line on stderr, for a person; and it is shown on the tmux
+client named with --client (the tmux plugin's keys pass theirs), or, for
+a press in ag-notify's tmux popup, on the clients of the pane's session.
 
 ## COMMANDS
 
@@ -94,7 +110,7 @@ A key file that group or others may read is refused.
 ` + cli.JQManual
 
 func program() cli.Program {
-	return cli.Program{Name: "ag-keys", Usage: "approve|deny|plan-approve|plan-deny --pane %ID [--token T]",
+	return cli.Program{Name: "ag-keys", Usage: "approve|deny|plan-approve|plan-deny|open --pane %ID|--session ID [--token T]",
 		Synopsis: []string{
 			"reply|answer TEXT --pane %ID [--token T]",
 			"[--pass] < actions",

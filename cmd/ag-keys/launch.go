@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"unicode"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/keyplan"
+	"github.com/agwatch/ag/filters/regfile"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/provider"
@@ -59,6 +59,14 @@ func (c *cmd) launch(ctx context.Context, word string) int {
 			}
 			a.Session = o.Session
 			return wrap(cmds.ResumeCommand(o.Session, l))
+		case (o.Fork != "" || o.Transcript != "") && cmds.Fork == "":
+			return "", refusal("%s has no fork command", a.Agent)
+		case o.Fork != "" && o.Transcript == "" && cmds.ForksByID():
+			if o.Prompt != "" {
+				return "", usageError("a fork takes no --prompt (it continues the source's history)")
+			}
+			a.Session = o.Fork
+			return wrap(cmds.ForkIDCommand(o.Fork, l))
 		case o.Fork != "" || o.Transcript != "":
 			if o.Prompt != "" {
 				return "", usageError("a fork takes no --prompt (it continues the source's history)")
@@ -111,6 +119,7 @@ func (c *cmd) typeLine(ctx context.Context, word string, build func(*event.Event
 		if err := c.emit(&r.ev); err != nil {
 			return c.writeErr(err)
 		}
+		c.say(ctx, &r.ev, cli.Place{}, "")
 		return r.code
 	}
 	line, err := build(&a)
@@ -171,7 +180,7 @@ func (c *cmd) forkSource(a *event.Event) (string, error) {
 	if !strings.HasPrefix(path, "/") || !strings.HasSuffix(path, ".jsonl") {
 		return "", refusal("transcript %q is not an absolute .jsonl path", path)
 	}
-	f, err := os.Open(path)
+	f, _, err := regfile.Open(path) // a FIFO must not hold the command
 	if err != nil {
 		return "", refusal("transcript: %v", err)
 	}

@@ -27,7 +27,7 @@ type options struct {
 	DryRun     bool          `short:"n" long:"dry-run" description:"decide and report, type nothing"`
 	Pass       bool          `long:"pass" description:"reading actions: pass every event read on too"`
 	Agent      string        `long:"agent" value-name:"ID" description:"resume-command, spawn: the agent (claude)"`
-	Session    string        `long:"session" value-name:"ID" description:"resume, resume-command: the session"`
+	Session    string        `long:"session" value-name:"ID" description:"the session (resume; an action on one with no pane)"`
 	Prompt     string        `long:"prompt" value-name:"TEXT" unquote:"false" description:"spawn: the first prompt"`
 	Model      string        `long:"model" value-name:"NAME" description:"resume, spawn: run on this model"`
 	Fork       string        `long:"fork" value-name:"SESSION" description:"spawn: fork this session's history"`
@@ -134,7 +134,7 @@ func (c *cmd) dispatch(ctx context.Context, args []string, stdin io.Reader) int 
 		return c.usage("%s means nothing %s", m, map[bool]string{true: "when reading actions from stdin", false: "with " + word}[word == ""])
 	}
 	if o := c.opts.Agent; o != "" && providers.ByID(o) == nil {
-		return c.usage("--agent: unknown agent %q", o)
+		return c.usage("--agent: unknown agent %q (one of: %s)", o, providers.IDs())
 	}
 	if len(rest) == 0 {
 		c.performed = openDone(filepath.Join(filepath.Dir(c.opts.StateFile), "keys-done"))
@@ -157,17 +157,17 @@ func (c *cmd) dispatch(ctx context.Context, args []string, stdin io.Reader) int 
 		if len(rest) != 1 {
 			return c.usage("%s takes one TEXT argument", word)
 		}
-	case provider.ActApprove, provider.ActDeny, provider.ActPlanApprove, provider.ActPlanDeny:
+	case provider.ActApprove, provider.ActDeny, provider.ActPlanApprove, provider.ActPlanDeny, provider.ActOpen:
 		if len(rest) > 0 {
 			return c.usage("%s takes no TEXT", word)
 		}
 	default:
 		return c.usage("unknown action %q", word)
 	}
-	if c.opts.Pane == "" {
-		return c.usage("%s needs --pane", word)
+	if c.opts.Pane == "" && c.opts.Session == "" {
+		return c.usage("%s needs --pane (or --session: a background session has no pane)", word)
 	}
-	a := event.New(event.Action, c.now(), "", "")
+	a := event.New(event.Action, c.now(), "", c.opts.Session)
 	a.Action, a.Pane, a.Token, a.Host = word, c.opts.Pane, c.opts.Token, c.self.Name
 	if len(rest) == 1 {
 		a.Text = rest[0]
@@ -176,6 +176,7 @@ func (c *cmd) dispatch(ctx context.Context, args []string, stdin io.Reader) int 
 	if err := c.emit(&r.ev); err != nil {
 		return c.writeErr(err)
 	}
+	c.say(ctx, &r.ev, cli.Place{}, "")
 	return r.code
 }
 
@@ -198,9 +199,9 @@ func (c *cmd) meaningless(word string) string {
 	case "":
 		not = append(append(not, launch...), focus...)
 		not = append(not, "token", "pane")
-	default: // an action
-		not = append(append(not, launch...), focus...)
-		not = append(not, "pass")
+	default: // an action: on a pane, or a session (a background one has none); --client is who to tell when it is refused
+		not = append(append(not, launch[:1]...), launch[2:]...)
+		not = append(not, "next-waiting", "choose", "pass")
 	}
 	return o.Meaningless(not...)
 }
@@ -221,6 +222,9 @@ type inputLine struct {
 func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 	c.prog.Expecting(stdin, "pipe ag-notify's button presses in, or give an action: ag-keys approve --pane %3")
 	in := c.prog.NewReader(stdin, "<stdin>")
+	if !c.opts.Pass {
+		in.Limit(maxAction) // actions alone: every other line is left out anyway
+	}
 	// Read in the background, so a signal ends the filter while it waits
 	// for input: ag-pipeline stops its stages with SIGTERM, and a read
 	// blocked on an idle pipe would keep this one running. One line at a
@@ -267,11 +271,11 @@ func (c *cmd) filterMode(ctx context.Context, stdin io.Reader) int {
 		r := c.act(ctx, e, true)
 		if r.code == cli.ExitError {
 			code = cli.ExitError
-			c.prog.Errorf("<stdin>:%d: %s", l.line, r.ev.Reason)
 		}
 		if err := c.emitAt(&r.ev, at); err != nil {
 			return c.writeErr(err)
 		}
+		c.say(ctx, &r.ev, at, e.Backend)
 	}
 	if in.Bad > 0 {
 		code = cli.ExitError

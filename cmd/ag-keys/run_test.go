@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/cmd/internal/cli"
+	"github.com/agwatch/ag/filters/panes"
 )
 
 func TestCommandName(t *testing.T) {
@@ -115,4 +116,44 @@ type readingReader struct {
 func (r *readingReader) Read(p []byte) (int, error) {
 	r.once.Do(func() { close(r.reading) })
 	return r.r.Read(p)
+}
+
+// TestActionLineBound: reading actions alone, a line longer than any
+// action can be is reported and skipped without being kept (ag-keys took
+// 64 MB lines); the next action is still read.
+func TestActionLineBound(t *testing.T) {
+	long := `{"v":1,"t":"2026-11-30T03:00:00.000Z","kind":"action","agent":"claude","session":"s1","src":"notify","action":"reply","text":"` +
+		strings.Repeat("x", 1<<20) + `"}` + "\n"
+	next := `{"v":1,"t":"2026-11-30T03:00:00.000Z","kind":"action","agent":"claude","session":"s2","src":"notify","action":"approve","token":"1.1"}` + "\n"
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"--state", t.TempDir() + "/none.json"}, strings.NewReader(long+next), &out, &errb)
+	if code != cli.ExitError || !strings.Contains(errb.String(), "<stdin>:1: line longer than 65536 bytes, skipped") {
+		t.Errorf("exit %d, stderr %q; want 2 and the long line reported", code, errb.String())
+	}
+	if !strings.Contains(out.String(), `"session":"s2"`) || strings.Contains(out.String(), `"session":"s1"`) {
+		t.Errorf("keys events %q: want the second action alone", out.String())
+	}
+}
+
+// TestTaken: when a hidden view may be killed after typing into it.
+func TestTaken(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		wait          bool
+		kind          panes.Kind
+		changed, want bool
+	}{
+		{"a prompt answered: the agent at work", true, panes.Busy, false, true},
+		{"a prompt refused (Escape): the composer", true, panes.Idle, false, true},
+		{"own words in the question's input: no rule reads it", true, panes.None, true, false},
+		{"the next question of a form", true, panes.Wait, true, true},
+		{"the same prompt still there", true, panes.Wait, false, false},
+		{"a reply sent from the composer", false, panes.Busy, true, true},
+		{"a reply queued while at work: nothing new yet", false, panes.Busy, false, false},
+		{"a frame between two", false, panes.None, true, false},
+	} {
+		if got := taken(tc.wait, tc.kind, tc.changed); got != tc.want {
+			t.Errorf("%s: taken = %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }

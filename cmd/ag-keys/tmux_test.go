@@ -460,8 +460,17 @@ func TestActionsInRealTmux(t *testing.T) {
 		{"answer a question", "waiting", "question", []string{"answer", "use sqlite"}, 0, "\x1b|use sqlite|\r", "sent", ""},
 		{"reply on permission is deny with feedback", "waiting", "permission", []string{"reply", "no: run the tests first"}, 0, "\x1b|no: run the tests first|\r", "sent", ""},
 		{"reply when done has no prelude", "done", "", []string{"reply", "now commit"}, 0, "now commit|\r", "sent", ""},
-		{"reply /clear is defused", "done", "", []string{"reply", "/clear"}, 0, " /clear|\r", "sent", ""},
+		{"reply !ls is defused", "done", "", []string{"reply", "!ls"}, 0, " !ls|\r", "sent", ""},
+		{"reply /clear types nothing (2.1.332 runs it space or not)", "done", "", []string{"reply", "/clear"}, 1, "", "refused", "slash command"},
 		{"reply with a newline and ESC", "done", "", []string{"reply", "a\nb\x1b[2J!"}, 0, "a b[2J!|\r", "sent", ""},
+		// tmux reads an argument ending in ";" as the end of a command.
+		{"reply ending in ; types the ;", "done", "", []string{"reply", "end;"}, 0, "end;|\r", "sent", ""},
+		{"reply ; alone types it", "done", "", []string{"reply", ";"}, 0, ";|\r", "sent", ""},
+		{"reply ending in \\; types both", "done", "", []string{"reply", `a\;`}, 0, `a\;|` + "\r", "sent", ""},
+		// What shows nothing before a trigger is gone: the ! is defused,
+		// the / refused (2.1.332 runs " /clear").
+		{"reply \\ufeff!ls is defused", "done", "", []string{"reply", "\ufeff!ls"}, 0, " !ls|\r", "sent", ""},
+		{"reply \\ufeff/clear types nothing", "done", "", []string{"reply", "\ufeff/clear"}, 1, "", "refused", "slash command"},
 		{"dry run types nothing", "waiting", "permission", []string{"approve", "-n"}, 0, "", "planned", ""},
 		{"stale token types nothing", "waiting", "permission", []string{"approve", "--token", "1764470000000.3"}, 1, "", "refused", "stale"},
 		{"approve while working types nothing", "working", "", []string{"approve"}, 1, "", "refused", "not waiting for approval"},
@@ -568,6 +577,29 @@ func TestFilterMode(t *testing.T) {
 	}
 }
 
+// A dry run in filter mode records nothing: the same action, pressed for
+// real afterwards, is typed — once.
+func TestFilterModeDryRunRecordsNothing(t *testing.T) {
+	s := newServer(t)
+	a := s.agent()
+	sf := writeState(t, t.TempDir(), stateFor(a.pane, "waiting", "permission"))
+	e := event.New(event.Action, time.Now(), "claude", "sess-1")
+	e.Src, e.ID, e.Pane, e.Action, e.Token = event.SrcNotify, "a1", a.pane, "approve", "1764470000000.4"
+	in := string(event.AppendJSON(nil, &e))
+	for _, tc := range []struct {
+		args   []string
+		status string
+	}{{[]string{"-n"}, "planned"}, {[]string{"-n"}, "planned"}, {nil, "sent"}, {nil, "refused"}} {
+		code, evs, stderr := s.runKeys(sf, in, tc.args...)
+		if len(evs) != 1 || evs[0].Status != tc.status {
+			t.Fatalf("%q: exit %d, %+v, %s; want %s", tc.args, code, evs, stderr, tc.status)
+		}
+	}
+	if got := typed(a.reads(t, 1)); got != "1" {
+		t.Errorf("typed %q, want 1", got)
+	}
+}
+
 // Claude's plan approval as it looks at the bottom of the pane (written for
 // this test after the Claude provider's pane rules).
 const planScreen = ` Ready to code?
@@ -603,6 +635,47 @@ func TestApprovePlanStoredAsPermission(t *testing.T) {
 	}
 	if got := typed(a.reads(t, 1)); got != "2" {
 		t.Errorf("typed %q; want 2", got)
+	}
+}
+
+// A permission prompt whose command, description and option 2 hold the
+// plan's words (issue 28): the pane reads as the permission it is, and
+// Approve types its "1", never the plan's "2" ("don't ask again" here).
+const steeredScreen = `● Bash(echo manually approve edits)
+────────────────────────────────────────────────────────────
+ Bash command
+   echo manually approve edits
+ Ready to code?
+ Would you like to proceed?
+ ❯ 1. Yes
+   2. Yes, and don't ask again for echo manually approve edits ~/.claude/plans/x.md commands
+   3. No
+
+ Esc to cancel · Tab to amend
+`
+
+func TestSteeredPermissionIsNoPlan(t *testing.T) {
+	s := newServer(t)
+	for _, tc := range []struct {
+		name, screen, typed string
+		status              string
+	}{
+		{"plan words in a permission prompt", steeredScreen, "1", "sent"},
+		// The plan picker without its plan file: where the hooks said
+		// permission, nothing is typed.
+		{"a plan without its file", strings.Split(planScreen, "\n ctrl+g")[0] + "\n", "", "refused"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.with(t).agentShowing(strings.ReplaceAll(tc.screen, "\n", "\r\n"))
+			sf := writeState(t, t.TempDir(), stateFor(a.pane, "waiting", "permission"))
+			_, evs, stderr := s.with(t).runKeys(sf, "", "approve", "--pane", a.pane)
+			if len(evs) != 1 || evs[0].Status != tc.status {
+				t.Fatalf("%+v %s; want %s", evs, stderr, tc.status)
+			}
+			if got := typed(a.reads(t, len(tc.typed))); got != tc.typed {
+				t.Errorf("typed %q; want %q", got, tc.typed)
+			}
+		})
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/regfile"
 	"github.com/agwatch/ag/filters/replace"
 	"github.com/agwatch/ag/filters/sign"
 )
@@ -59,6 +60,14 @@ func (c *cmd) doneKey(a *event.Event) string {
 // maxDone bounds the actions remembered (in memory and in the file).
 const maxDone = 2048
 
+// maxAction is the longest action line ag-keys reads when it reads only
+// actions: a reply is at most 2,000 characters, an action with it a few
+// kilobytes; a line past this is reported and skipped, never kept.
+const maxAction = 64 << 10
+
+// maxDoneBytes bounds the file: maxDone lines of ids and signatures.
+const maxDoneBytes = 1 << 20
+
 // done remembers the actions performed, in the state directory too, so a
 // duplicate (MQTT QoS 1 delivers at least once, also to the next
 // mosquitto_sub of a persistent session) is not typed again after a
@@ -71,7 +80,7 @@ type done struct {
 
 func openDone(path string) *done {
 	d := &done{path: path, ids: map[string]bool{}}
-	b, err := os.ReadFile(path)
+	b, err := regfile.ReadFile(path, maxDoneBytes)
 	if err != nil {
 		return d
 	}
@@ -120,7 +129,7 @@ func (d *done) add(id string, at time.Time) {
 }
 
 func (d *done) compact() {
-	b, err := os.ReadFile(d.path)
+	b, err := regfile.ReadFile(d.path, maxDoneBytes)
 	if err != nil {
 		return
 	}

@@ -8,10 +8,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
+	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/notify"
+	"github.com/agwatch/ag/filters/safetext"
 	"github.com/agwatch/ag/providers/provider"
 	"github.com/godbus/dbus/v5"
 )
@@ -23,6 +24,10 @@ const (
 	fdoIface = "org.freedesktop.Notifications"
 
 	replyKey = "inline-reply" // KDE's inline reply action and capability
+
+	// dbusButtons is how many buttons a notification offers: GNOME
+	// shows three, KDE and dunst more, but none all of a long list.
+	dbusButtons = 3
 )
 
 // dbusBackend talks to the desktop's notification server. It keeps one
@@ -132,8 +137,11 @@ func (b *dbusBackend) Deliver(ctx context.Context, n *notify.Note) (string, erro
 	if n.Body != "" {
 		body += "\n" + n.Body
 	}
+	summary := n.Title
 	if has("body-markup") {
-		body = markupEscape(body)
+		// Servers that read markup in the body read it in the summary
+		// too (GNOME Shell, dunst, mako): both are escaped.
+		body, summary = markupEscape(body), markupEscape(summary)
 	}
 	var actions []string
 	hints := map[string]dbus.Variant{
@@ -146,11 +154,15 @@ func (b *dbusBackend) Deliver(ctx context.Context, n *notify.Note) (string, erro
 		hints["urgency"] = dbus.MakeVariant(byte(1))
 	}
 	if has("actions") {
-		if n.Pane != "" {
+		if n.Pane != "" || n.Where == event.WhereBackground {
+			// A background session opens in a window attached to it.
 			actions = append(actions, "default", "Open")
 		}
-		for _, btn := range n.Buttons {
-			actions = append(actions, btn.Key, btn.Label)
+		for i, btn := range n.Buttons {
+			if i == dbusButtons {
+				break // servers show three or four; the rest are left out
+			}
+			actions = append(actions, btn.ID(i), btn.Label)
 		}
 		if n.Reply != "" && has(replyKey) {
 			actions = append(actions, replyKey, "Reply")
@@ -160,7 +172,7 @@ func (b *dbusBackend) Deliver(ctx context.Context, n *notify.Note) (string, erro
 	old := b.bySess[n.Key]
 	var id uint32
 	err := b.obj.CallWithContext(ctx, fdoIface+".Notify", 0,
-		"ag", old, "", n.Title, body, actions, hints, int32(-1)).Store(&id)
+		"ag", old, "", summary, body, actions, hints, int32(-1)).Store(&id)
 	if err != nil {
 		return "", err
 	}
@@ -252,10 +264,8 @@ func (b *dbusBackend) press(id uint32, key, text string) {
 	case key == replyKey && n.Reply != "":
 		p.action = n.Reply
 	default:
-		for _, btn := range n.Buttons {
-			if btn.Key == key {
-				p.action = btn.Key
-			}
+		if btn, ok := n.Find(key); ok {
+			p.action, p.text = btn.Key, btn.Text
 		}
 	}
 	if p.action == "" {
@@ -283,6 +293,4 @@ func (b *dbusBackend) Close() {
 }
 
 // markupEscape keeps agent text from being read as the server's markup.
-func markupEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
+func markupEscape(s string) string { return safetext.Markup(s, 0) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/notify"
+	"github.com/agwatch/ag/filters/safetext"
 )
 
 // execBackend runs the user's command per delivery and retraction. The
@@ -39,7 +40,7 @@ type execNote struct {
 }
 
 func (b *execBackend) run(ctx context.Context, op string, n *notify.Note) (string, error) {
-	line, err := json.Marshal(execNote{Op: op, Note: n})
+	line, err := json.Marshal(execNote{Op: op, Note: shown(n)})
 	if err != nil {
 		return "", err
 	}
@@ -48,10 +49,14 @@ func (b *execBackend) run(ctx context.Context, op string, n *notify.Note) (strin
 	// Its output is not an event: both go to our stderr.
 	cmd.Stdout, cmd.Stderr = b.stderr, b.stderr
 	cmd.WaitDelay = time.Second
+	// A script may echo any of these to a terminal, and exec refuses a
+	// variable that holds a NUL: each is made safe (safetext.Env); the
+	// exact session and token are in the JSON.
+	env := func(k, v string) string { return k + "=" + safetext.Env(v, 0) }
 	cmd.Env = append(os.Environ(),
-		"AG_OP="+op, "AG_KIND="+n.Kind, "AG_AGENT="+n.Agent, "AG_SESSION="+n.Session,
-		"AG_PANE="+n.Pane, "AG_TOKEN="+n.Token, "AG_TITLE="+n.Title,
-		"AG_SUBTITLE="+n.Subtitle, "AG_BODY="+n.Body,
+		env("AG_OP", op), env("AG_KIND", n.Kind), env("AG_AGENT", n.Agent), env("AG_SESSION", n.Session),
+		env("AG_PANE", n.Pane), env("AG_TOKEN", n.Token), env("AG_TITLE", n.Title),
+		env("AG_SUBTITLE", n.Subtitle), "AG_BODY="+safetext.Text(n.Body, 0),
 	)
 	if err := cmd.Run(); err != nil {
 		return "", err
@@ -60,3 +65,15 @@ func (b *execBackend) run(ctx context.Context, op string, n *notify.Note) (strin
 }
 
 func (b *execBackend) Close() {}
+
+// shown is the note as the command's stdin carries it: what describes the
+// session made safe to print (JSON would carry an ESC as \u001b, and a
+// script's jq -r would print it raw); the session and token, which an
+// action must quote exactly, as they are.
+func shown(n *notify.Note) *notify.Note {
+	c := *n
+	for _, p := range []*string{&c.Kind, &c.Agent, &c.Host, &c.Pane, &c.TTY, &c.Attention} {
+		*p = safetext.Line(*p, 0)
+	}
+	return &c
+}

@@ -146,11 +146,17 @@ func passthrough(seq string) string {
 }
 
 // writeTTY writes seq in one write. O_NOCTTY: never become the terminal's
-// controlling process; O_APPEND so a regular file (tests) is not clobbered.
+// controlling process; O_APPEND so a regular file (tests) is not clobbered;
+// O_NONBLOCK so a FIFO at path cannot hold the backend in open(2) (and
+// with it ag-notify's exit), and a terminal or a file it must be.
 func writeTTY(path, seq string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NOCTTY, 0)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NOCTTY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
+	}
+	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 && !fi.Mode().IsRegular() {
+		f.Close()
+		return fmt.Errorf("%s: not a terminal", path)
 	}
 	_, werr := f.WriteString(seq)
 	cerr := f.Close()

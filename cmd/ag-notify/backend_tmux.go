@@ -12,7 +12,7 @@ import (
 // tmuxBackend shows a line on the status bar of every client attached to
 // the pane's session (all clients when the note has no pane); with
 // --tmux-popup a wait that can be answered opens a popup instead (see
-// popups). A message cannot be taken back; a popup can.
+// popups); a finished turn stays a line. A message cannot be taken back; a popup can.
 type tmuxBackend struct {
 	tmux  *tmux.Client
 	popup *popups // nil without --tmux-popup
@@ -29,7 +29,9 @@ func (b *tmuxBackend) Deliver(ctx context.Context, n *notify.Note) (string, erro
 		return "", errors.New("no tmux client attached to show it on")
 	}
 	var shown []string
-	if b.popup != nil && answerable(n) {
+	// Only a wait opens a popup: a popup takes every key the client types,
+	// and a finished turn's would swallow what the user types next.
+	if b.popup != nil && n.Urgent && answerable(n) {
 		b.popup.close(n) // one per session
 		free, busy := b.popup.busy(clients)
 		if len(free) > 0 {
@@ -42,7 +44,7 @@ func (b *tmuxBackend) Deliver(ctx context.Context, n *notify.Note) (string, erro
 	}
 	// display-message expands formats: a literal # must be doubled, or the
 	// agent's text could pull tmux state (or run #() commands) into it.
-	msg := strings.ReplaceAll(n.Text(), "#", "##")
+	msg := tmux.Arg(strings.ReplaceAll(n.Text(), "#", "##"))
 	var firstErr error
 	for _, cl := range clients {
 		if _, err := b.tmux.Run(ctx, "display-message", "-c", cl, "-d", "8000", "--", msg); err != nil {
@@ -73,7 +75,8 @@ func (b *tmuxBackend) Close() {
 }
 
 // paneClients lists, in format, the clients attached to the session that
-// holds pane (every client when pane is empty).
+// holds pane (every client when pane is empty), leaving out control-mode
+// clients (ag-detect --watch's): they have no screen to show a message on.
 // localPane is the note's pane on this tmux server: "" for another host's
 // session (its %3 is a pane over there), which is told on every client.
 func localPane(n *notify.Note) string {
@@ -84,7 +87,7 @@ func localPane(n *notify.Note) string {
 }
 
 func paneClients(ctx context.Context, c *tmux.Client, pane, format string) ([]string, error) {
-	args := []string{"list-clients", "-F", format}
+	args := []string{"list-clients", "-F", "#{?client_control_mode,,>" + format + "}"}
 	if pane != "" {
 		args = append(args, "-t", pane)
 	}
@@ -92,9 +95,11 @@ func paneClients(ctx context.Context, c *tmux.Client, pane, format string) ([]st
 	if err != nil {
 		return nil, err
 	}
-	s := strings.TrimRight(string(out), "\n")
-	if s == "" {
-		return nil, nil
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if s, ok := strings.CutPrefix(l, ">"); ok {
+			lines = append(lines, s)
+		}
 	}
-	return strings.Split(s, "\n"), nil
+	return lines, nil
 }

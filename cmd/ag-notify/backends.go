@@ -44,16 +44,21 @@ type result struct {
 	err     error
 }
 
-// worker runs one backend's jobs in order, each under a timeout, so a slow
-// or dead backend delays only itself.
+// worker runs one backend's jobs (each host's in order, the hosts in turn:
+// queue), each under a timeout, so a slow or dead backend delays only
+// itself.
 type worker struct {
 	b       backend
-	jobs    chan job
+	jobs    *queue
 	results chan<- result
 }
 
 func (w *worker) run(timeout time.Duration) {
-	for j := range w.jobs {
+	for {
+		j, ok := w.jobs.pop()
+		if !ok {
+			return
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		r := result{job: j, backend: w.b.Name()}
 		if j.op == notify.Deliver {
@@ -80,6 +85,9 @@ func (c *cmd) backends(ctx context.Context) ([]backend, error) {
 	if len(names) == 0 {
 		names = []string{"auto"}
 	}
+	if c.web != nil && !slices.Contains(names, "web") {
+		names = append(names, "web")
+	}
 	var out []backend
 	seen := map[string]bool{}
 	for _, name := range names {
@@ -88,11 +96,13 @@ func (c *cmd) backends(ctx context.Context) ([]backend, error) {
 		}
 		seen[name] = true
 		if name == "auto" {
-			b := c.auto(ctx)
+			b, why := c.auto(ctx)
 			if b == nil {
-				c.prog.Errorf("auto: no notification backend works here (no D-Bus notification server, no terminal, no tmux client); passing events through only")
+				c.prog.Errorf("auto: no notification backend works here (no D-Bus notification server, no tmux server, no terminal); passing events through only")
 				continue
 			}
+			// Said once: where notifications go is no guess for the user.
+			c.prog.Errorf("notifying through %s: %s (--backend chooses another)", b.Name(), why)
 			if !seen[b.Name()] {
 				seen[b.Name()] = true
 				out = append(out, b)
@@ -146,43 +156,57 @@ func (c *cmd) backend(ctx context.Context, name string) (backend, error) {
 		if c.opts.Ntfy == "" {
 			return nil, fmt.Errorf("--backend ntfy needs --ntfy URL")
 		}
-		return newNtfy(c.opts.Ntfy, c.opts.NtfyToken, c.opts.NtfyClick)
+		return newNtfy(c.opts.Ntfy, c.opts.NtfyToken, c.opts.NtfyClick, c.ntfyButtons())
 	case "osascript", "terminal-notifier":
 		return newDarwin(name)
+	case "web":
+		if c.web == nil {
+			return nil, fmt.Errorf("--backend web needs --web ADDR")
+		}
+		return &webBackend{s: c.web}, nil
 	}
 	return nil, fmt.Errorf("unknown backend %q (want auto, dbus, tmux, osc, exec, ntfy, osascript or terminal-notifier)", name)
 }
 
-// auto picks the first backend that works here, each probed briefly:
-// D-Bus with a notification server, then OSC when there is a terminal to
-// write to, then tmux display-message; on macOS terminal-notifier, then
-// osascript.
-func (c *cmd) auto(ctx context.Context) backend {
+// auto picks the first backend that works here, each probed briefly, and
+// says why: on macOS terminal-notifier, then osascript; D-Bus with a
+// notification server; a tmux server, with the popup, whose keys answer
+// the agent (inside tmux, OSC 9 to the client's terminal is often
+// swallowed by it); else OSC when there is a terminal to write to.
+func (c *cmd) auto(ctx context.Context) (backend, string) {
 	pctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	if isDarwin {
 		for _, name := range []string{"terminal-notifier", "osascript"} {
 			if _, err := exec.LookPath(name); err == nil {
 				if b, err := newDarwin(name); err == nil {
-					return b
+					return b, "macOS notifications"
 				}
 			}
 		}
 	}
-	if b, err := newDBus(pctx, c.env, c.presses); err == nil {
-		return b
+	b, err := newDBus(pctx, c.env, c.presses)
+	if err == nil {
+		return b, "a desktop notification server answers on D-Bus"
 	} else if b != nil {
 		b.Close()
 	}
-	clients, err := c.tmux.Run(pctx, "list-clients", "-F", "#{client_tty}")
-	haveClients := err == nil && len(clients) > 0
-	if haveClients || c.opts.OSCTTY != "" || ttyWritable() {
-		return newOSC(c.tmux, c.opts.OSC, c.opts.OSCTTY, c.env)
-	}
+	nodbus := "no desktop notification server on D-Bus (" + err.Error() + ")"
 	if _, err := c.tmux.Run(pctx, "list-sessions"); err == nil {
-		return &tmuxBackend{tmux: c.tmux}
+		tb, err := c.backend(ctx, "tmux")
+		if t, ok := tb.(*tmuxBackend); ok && err == nil && t.popup == nil {
+			if t.popup, err = newPopups(c.tmux, c.presses, c.self); err != nil {
+				return t, nodbus + "; a tmux server runs: messages on its status line (no popup: " + err.Error() + ")"
+			}
+		}
+		if err == nil {
+			return tb, nodbus + "; a tmux server runs: a popup on the pane's clients, whose keys answer the agent"
+		}
 	}
-	return nil
+	if c.opts.OSCTTY != "" || ttyWritable() {
+		return newOSC(c.tmux, c.opts.OSC, c.opts.OSCTTY, c.env), nodbus + " and no tmux server; OSC 9 to the terminal"
+	}
+	return nil, ""
 }
 
 // ttyWritable reports whether ag-notify has a controlling terminal.

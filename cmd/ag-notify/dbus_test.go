@@ -88,7 +88,7 @@ func TestDBusReplyAndRetract(t *testing.T) {
 	p.next(event.Notify)
 	p.next(event.Notify)
 	cs := b.waitCalls(t, 3)
-	if want := []string{"default", "Open", "plan-approve", "Approve", "plan-deny", "Deny", "inline-reply", "Reply"}; !reflect.DeepEqual(cs[1].Actions, want) {
+	if want := []string{"default", "Open", "plan-approve", "Approve plan", "plan-deny", "Keep planning", "inline-reply", "Reply"}; !reflect.DeepEqual(cs[1].Actions, want) {
 		t.Errorf("plan actions = %q; want %q", cs[1].Actions, want)
 	}
 	if cs[2].Replaces != cs[1].ID {
@@ -104,6 +104,28 @@ func TestDBusReplyAndRetract(t *testing.T) {
 	cs = b.waitCalls(t, 4)
 	if cs[3].Call != "CloseNotification" || cs[3].ID != 2 {
 		t.Errorf("last call = %+v; want CloseNotification 2", cs[3])
+	}
+	if code, _ := p.stop(); code != 0 {
+		t.Errorf("exit %d; stderr:\n%s", code, p.stderr)
+	}
+}
+
+// TestDBusOptions: a question's options are its buttons, three at most;
+// a press answers with that option's label.
+func TestDBusOptions(t *testing.T) {
+	b := startBus(t, "actions,body")
+	p := start(t, map[string]string{"DBUS_SESSION_BUS_ADDRESS": b.addr}, dbusArgs(t)...)
+	q := state("q", "waiting", "question", "1.1")
+	q.Options = []string{"Red", "Green", "Blue", "Grey"}
+	p.send(q)
+	p.next(event.Notify)
+	c := b.waitCalls(t, 1)[0]
+	if want := []string{"default", "Open", "option-1", "Red", "option-2", "Green", "option-3", "Blue"}; !reflect.DeepEqual(c.Actions, want) {
+		t.Errorf("question actions = %q; want %q", c.Actions, want)
+	}
+	b.press(t, "action 1 option-2")
+	if a := p.next(event.Action); a.Action != "answer" || a.Text != "Green" || a.Token != "1.1" {
+		t.Errorf("option press = %+v; want answer Green on 1.1", a)
 	}
 	if code, _ := p.stop(); code != 0 {
 		t.Errorf("exit %d; stderr:\n%s", code, p.stderr)

@@ -208,7 +208,17 @@ func (p *proc) send(es ...event.Event) {
 // next returns the next output event of kind, skipping the rest.
 func (p *proc) next(kind string) event.Event {
 	p.t.Helper()
-	timeout := time.After(5 * time.Second)
+	e, ok := p.within(kind, 5*time.Second)
+	if !ok {
+		p.t.Fatalf("no %s event in 5s; stderr:\n%s", kind, p.stderr)
+	}
+	return e
+}
+
+// within is next with a timeout of d: false when none came.
+func (p *proc) within(kind string, d time.Duration) (event.Event, bool) {
+	p.t.Helper()
+	timeout := time.After(d)
 	for {
 		select {
 		case e, ok := <-p.out:
@@ -216,10 +226,10 @@ func (p *proc) next(kind string) event.Event {
 				p.t.Fatalf("output ended waiting for a %s event; stderr:\n%s", kind, p.stderr)
 			}
 			if e.Kind == kind {
-				return e
+				return e, true
 			}
 		case <-timeout:
-			p.t.Fatalf("no %s event in 5s; stderr:\n%s", kind, p.stderr)
+			return event.Event{}, false
 		}
 	}
 }

@@ -42,23 +42,34 @@ not an event is reported and not passed on (exit 2 at the end).
 ## BACKENDS
 
 --backend is repeatable; --exec and --ntfy add theirs. auto (the default)
-takes the first that works here: dbus, osc, tmux (on macOS
-terminal-notifier, then osascript).
+takes the first that works here and says on stderr, once, which and why:
+dbus when a notification server answers; else tmux, with its popup, when a
+tmux server runs (OSC 9 inside tmux is often swallowed); else osc to a
+terminal (on macOS terminal-notifier, then osascript, first).
 
   dbus   org.freedesktop.Notifications on the session bus, with Approve,
          Deny and Reply buttons where the agent takes them
   tmux   display-message on the pane's clients; --tmux-popup opens a popup
-         to approve, deny or reply
+         for a wait, to approve, deny or reply
   osc    OSC 9, 777 or 99 to those clients' terminal (or --osc-tty),
          through tmux when nested
   exec   sh -c CMD per delivery and retraction: the notification as one
          JSON line on stdin, AG_OP AG_KIND AG_AGENT AG_SESSION AG_PANE
          AG_TOKEN AG_TITLE AG_SUBTITLE AG_BODY set; the agent's text is
          never put in the command line
-  ntfy   an HTTP POST to a topic URL (Title, Priority, Tags, Click)
+  ntfy   an HTTP POST to a topic URL (Title, Priority, Tags, Click;
+         with a page the phone reaches, Actions: see WEB)
+  web    the answer page's open tabs, through the browser's own
+         notifications (added by --web)
 
 A backend that fails says so in one line on stderr, once until it works
-again; the others and the stream go on.
+again; the others and the stream go on. Each backend serves one host's
+notifications after another's, 32 at most waiting per host: past them a
+notification is dropped, and "busy" said once until the backend caught
+up. Everything shown is made safe first: no escape sequence, control or
+bidi character; markup escaped for a server that reads it (summary and
+body); the exec environment free of NUL and controls (the JSON on stdin
+holds the exact session and token).
 
 ## BUTTONS
 
@@ -77,6 +88,30 @@ host.down event, the end of input for the hosts it carried) its
 notifications are replaced by one saying so, without buttons, and stderr
 says so once; the host confirming the state gives them back. --sign FILE
 signs the actions this ag-notify's buttons make, for ag-keys --verify.
+Another host gets 20 notifications at once and 60 a minute after that
+(said once when it runs out): a wait past them is told when they allow,
+if it still waits. A state is newer than the last one of its session
+when its gen is higher, or at the same gen when it is later.
+
+## WEB
+
+--web ADDR serves one page, for a phone or a browser, listing every
+session ag-notify sees (waiting ones first) live, with the buttons the
+agent's key map supports: Approve, Deny, each option of a question,
+Approve plan and Keep planning, a reply, Open for a background session.
+A press is an action event like a desktop button's (signed with --sign).
+The page shows what ag-keys did with it from the keys events ag-notify
+reads, on stdin or in --web-keys FILE (ag-keys >> FILE).
+
+At start ag-notify prints a one-time pairing link and its QR code on
+stderr; a paired browser keeps a cookie (--web-expire) and can make more
+links. Every act needs the cookie, the page's origin, its CSRF token, and
+stays under a rate limit. --web-revoke ID (or all) cuts a browser off,
+also while ag-notify runs. Off loopback the page needs --web-cert and
+--web-key, or --web-proxy with --web-url https://... (a TLS proxy in
+front). ntfy's notifications get the buttons (each a single-use link that
+expires with the wait) when --web-url is not loopback. The key and the
+devices live in the state directory (web.key, web-devices.json).
 
 ` + cli.JQManual
 

@@ -11,7 +11,9 @@ import (
 
 // looker answers "is the user looking at this pane": the pane is active in
 // the active window of a session some client is attached to (one tmux
-// call), and on macOS the terminal app is frontmost. Answers are cached
+// call), and on macOS the terminal app is frontmost. A control-mode client
+// (ag-detect --watch's, iTerm2's) shows no one anything: only the other
+// clients count. Answers are cached
 // briefly: a burst of states must not become a burst of tmux calls.
 type looker struct {
 	tmux *tmux.Client
@@ -44,7 +46,17 @@ func (l *looker) Looking(pane string) bool {
 	// notifications costs one tmux process, not one each.
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	lines, err := l.tmux.ListPanes(ctx, "#{pane_id} #{pane_active} #{window_active} #{session_attached}")
+	out, err := l.tmux.Run(ctx, "list-clients", "-F", "#{?client_control_mode,,C #{session_id}}", ";",
+		"list-panes", "-a", "-F", "#{pane_id} #{pane_active} #{window_active} #{session_id}")
+	var lines []string
+	shown := map[string]bool{} // sessions a client that shows them is attached to
+	for _, l := range strings.Split(string(out), "\n") {
+		if sid, ok := strings.CutPrefix(l, "C "); ok {
+			shown[sid] = true
+		} else if l != "" {
+			lines = append(lines, l)
+		}
+	}
 	front := true
 	if isDarwin {
 		front = terminalFrontmost(ctx)
@@ -61,7 +73,7 @@ func (l *looker) Looking(pane string) bool {
 		if len(f) != 4 {
 			continue
 		}
-		looking := f[1] == "1" && f[2] == "1" && f[3] != "0" && front
+		looking := f[1] == "1" && f[2] == "1" && shown[f[3]] && front
 		l.cache[f[0]] = seen{looking, now}
 		found = found || f[0] == pane
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/agwatch/ag/filters/notify"
+	"github.com/agwatch/ag/filters/regfile"
 	"github.com/agwatch/ag/filters/shquote"
 	"github.com/agwatch/ag/filters/tmux"
 	"github.com/agwatch/ag/providers/provider"
@@ -189,11 +190,16 @@ func (p *popups) accept() {
 			continue // retracted meanwhile, or answered already
 		}
 		pr := press{note: n, backend: "tmux", text: a.Text}
+		opts := n.Options()
+		pair := len(opts) == 0 && len(n.Buttons) == 2
 		switch {
-		case a.Choice == "a" && len(n.Buttons) == 2:
+		case a.Choice == "a" && pair:
 			pr.action = n.Buttons[0].Key
-		case a.Choice == "d" && len(n.Buttons) == 2:
+		case a.Choice == "d" && pair:
 			pr.action = n.Buttons[1].Key
+		case len(a.Choice) == 1 && a.Choice >= "1" && a.Choice <= "9" && int(a.Choice[0]-'1') < len(opts):
+			o := opts[a.Choice[0]-'1']
+			pr.action, pr.text = o.Key, o.Text
 		case a.Choice == "r" && n.Reply != "" && strings.TrimSpace(a.Text) != "":
 			pr.action = n.Reply
 		case a.Choice == "o":
@@ -231,7 +237,7 @@ func (p *popups) shutdown() {
 // send the choice back. Anything else (Enter, q, Escape then Enter) just
 // closes the popup.
 func popupMode(ctx context.Context, file, id, reply string, stdin io.Reader, stdout io.Writer) error {
-	b, err := os.ReadFile(file)
+	b, err := regfile.ReadFile(file, 1<<20)
 	if err != nil {
 		return err
 	}
@@ -245,7 +251,13 @@ func popupMode(ctx context.Context, file, id, reply string, stdin io.Reader, std
 	}
 	fmt.Fprintln(stdout)
 	var opts []string
-	if len(n.Buttons) == 2 {
+	options := n.Options()
+	for i, o := range options {
+		if i < 9 {
+			opts = append(opts, fmt.Sprintf("[%d] %s", i+1, o.Label))
+		}
+	}
+	if len(options) == 0 && len(n.Buttons) == 2 {
 		opts = append(opts, "[a] "+n.Buttons[0].Label, "[d] "+n.Buttons[1].Label)
 	}
 	if n.Reply != "" {

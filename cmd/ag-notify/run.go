@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agwatch/ag/cmd/ag-notify/web"
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/event"
@@ -20,7 +21,7 @@ import (
 )
 
 type options struct {
-	Backend    []string      `short:"b" long:"backend" value-name:"NAME" description:"where: auto, dbus, tmux, osc, exec, ntfy (repeatable)" man:"also osascript and terminal-notifier on macOS; auto (the default) takes the first that works (see BACKENDS)"`
+	Backend    []string      `short:"b" long:"backend" value-name:"NAME" description:"where: auto, dbus, tmux, osc, exec, ntfy, web (repeatable)" man:"also osascript and terminal-notifier on macOS; auto (the default) takes the first that works (see BACKENDS)"`
 	Exec       string        `long:"exec" value-name:"CMD" unquote:"false" env:"AG_NOTIFY_EXEC" description:"run sh -c CMD per notification (JSON on stdin)"`
 	Ntfy       string        `long:"ntfy" value-name:"URL" env:"AG_NTFY_URL" description:"POST to this ntfy topic URL"`
 	NtfyToken  string        `long:"ntfy-token" value-name:"TOKEN" env:"AG_NTFY_TOKEN" description:"the ntfy access token (Bearer)"`
@@ -35,6 +36,7 @@ type options struct {
 	Timeout    time.Duration `long:"timeout" value-name:"DUR" default:"3s" description:"longest one delivery may take"`
 	NoQuiet    bool          `long:"no-quiet" description:"notify even while you look at the pane"`
 	Sign       string        `long:"sign" value-name:"FILE" description:"sign button presses with this key" man:"the key from ag-keys keygen; ag-keys --verify checks them on the far side of a broker"`
+	webOptions
 	cli.Tmux
 	// --where is what may notify, not what passes (every event does).
 	Where string `long:"where" value-name:"EXPR" unquote:"false" description:"notify only about states for which jq EXPR is true" man:"every event still passes through, as read (see JQ)"`
@@ -65,10 +67,12 @@ type cmd struct {
 	look   *looker
 	host   hostname.Self
 	key    sign.Key        // --sign
+	web    *web.Server     // --web
 	down   map[string]bool // hosts said to be out of reach
 
 	workers []*worker
-	failing map[string]string // backend → the failure last said, so it is said once
+	failing map[string]string    // backend → the failure last said, so it is said once
+	busy    map[string]time.Time // backends said to be busy (act): their last drop
 	results chan result
 	presses chan press
 	wg      sync.WaitGroup
@@ -105,6 +109,7 @@ func newCmd(stdout, stderr io.Writer, env func(string) string) *cmd {
 		},
 		results: make(chan result, 64),
 		failing: map[string]string{},
+		busy:    map[string]time.Time{},
 		presses: make(chan press, 16),
 	}
 }
@@ -121,6 +126,9 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 	if msg := c.refuse(); msg != "" {
 		c.prog.Errorf("%s (see ag-notify --help)", msg)
 		return cli.ExitError
+	}
+	if c.opts.WebRevoke != "" {
+		return c.revoke()
 	}
 	if c.opts.Popup != "" {
 		if err := popupMode(ctx, c.opts.Popup, c.opts.PopupID, c.opts.PopupReply, stdin, c.prog.Stdout); err != nil {
@@ -159,13 +167,20 @@ func (c *cmd) main(ctx context.Context, args []string, stdin io.Reader) int {
 	}
 	c.policy = notify.New(cfg)
 
+	if c.opts.Web != "" {
+		if err := c.startWeb(); err != nil {
+			c.prog.Errorf("%v", err)
+			return cli.ExitError
+		}
+		defer c.web.Close()
+	}
 	backends, err := c.backends(ctx)
 	if err != nil {
 		c.prog.Errorf("%v", err)
 		return cli.ExitError
 	}
 	for _, b := range backends {
-		w := &worker{b: b, jobs: make(chan job, 64), results: c.results}
+		w := &worker{b: b, jobs: newQueue(), results: c.results}
 		c.workers = append(c.workers, w)
 		c.wg.Add(1)
 		go func() { defer c.wg.Done(); w.run(c.opts.Timeout) }()
@@ -194,6 +209,8 @@ func (c *cmd) refuse() string {
 		return o.Meaningless("osc", "osc-tty") + " goes with --backend osc (or auto)"
 	case !auto && !backends["tmux"] && o.Given("tmux-popup"):
 		return "--tmux-popup goes with --backend tmux (or auto)"
+	case o.Web == "" && o.Meaningless("web-url", "web-cert", "web-key", "web-proxy", "web-keys", "web-expire") != "":
+		return o.Meaningless("web-url", "web-cert", "web-key", "web-proxy", "web-keys", "web-expire") + " goes with --web ADDR"
 	}
 	return ""
 }
@@ -259,7 +276,7 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 		}
 		stopping = true
 		for _, w := range c.workers {
-			close(w.jobs)
+			w.jobs.close()
 		}
 		go func() { c.wg.Wait(); close(allDone) }()
 	}
@@ -304,6 +321,9 @@ func (c *cmd) loop(ctx context.Context, stdin io.Reader) int {
 				code = cli.ExitError
 			}
 			c.at = in.at
+			if c.web != nil {
+				c.web.Observe(&in.e)
+			}
 			c.hostNews(&in.e)
 			c.act(c.policy.Observe(c.now(), &in.e))
 			rearm()
@@ -375,25 +395,37 @@ func (c *cmd) pass(in *input) error {
 	return err
 }
 
-// act hands decisions to every backend's queue. A full queue (a backend
-// stuck longer than its timeout, many times over) drops the job rather than
-// hold up the stream.
+// act hands decisions to every backend's queue. A host with a full share
+// of a queue (a backend stuck longer than its timeout, or a host flooding
+// it) has the job dropped rather than hold up the stream; that is said
+// once per backend, until its queue is empty again with a minute gone by
+// since its last drop.
 func (c *cmd) act(ds []notify.Decision) {
+	for _, h := range c.policy.Limited() {
+		c.prog.Errorf("%s: more than %d notifications at once, or %d a minute: the rest wait their turn (said once)", h, notify.HostBurst, notify.HostRate)
+	}
 	if len(ds) > 0 {
 		c.look.forget()
 	}
 	for _, d := range ds {
 		for _, w := range c.workers {
-			select {
-			case w.jobs <- job{op: d.Op, note: d.Note, reason: d.Reason}:
-			default:
-				c.prog.Errorf("%s: %s dropped: backend busy", w.b.Name(), d.Op)
+			if w.jobs.push(job{op: d.Op, note: d.Note, reason: d.Reason}) {
+				continue
 			}
+			if _, said := c.busy[w.b.Name()]; !said {
+				c.prog.Errorf("%s: busy: notifications dropped until it catches up (said once)", w.b.Name())
+			}
+			c.busy[w.b.Name()] = c.now()
 		}
 	}
 }
 
 func (c *cmd) report(r result) {
+	for _, w := range c.workers {
+		if last, said := c.busy[r.backend]; said && w.b.Name() == r.backend && w.jobs.empty() && c.now().Sub(last) > time.Minute {
+			delete(c.busy, r.backend) // caught up: a next time is said again
+		}
+	}
 	if r.err != nil {
 		// One line per failure, not per delivery: a backend down (no
 		// session bus) says so once, until it works again or fails

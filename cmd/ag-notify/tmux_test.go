@@ -152,6 +152,53 @@ func TestTmux(t *testing.T) {
 		p.stop()
 	})
 
+	// approveInPopup sends a wait of session on token and answers its
+	// popup with a: the press must come out as that approve.
+	approveInPopup := func(t *testing.T, p *proc, session, token string) {
+		t.Helper()
+		p.send(inPane(state(session, "waiting", "permission", token), "%1"))
+		if d := p.next(event.Notify); d.Session != session || d.Backend != "tmux" || !strings.HasPrefix(d.Ref, "popup:") {
+			t.Errorf("notify event = %+v; want the wait in a tmux popup", d)
+		}
+		onScreen(t, "[a] Approve  [d] Deny")
+		io.WriteString(keyboard, "a\r")
+		a, ok := p.within(event.Action, 5*time.Second)
+		if !ok && strings.Contains(screen(), "[a] Approve  [d] Deny") {
+			// On a loaded machine a key can reach the popup before
+			// its program reads the terminal: a user presses again.
+			io.WriteString(keyboard, "a\r")
+			a = p.next(event.Action)
+		}
+		if a.Session != session || a.Action != "approve" || a.Token != token {
+			t.Errorf("popup press = %+v; want approve of %s on token %s", a, session, token)
+		}
+	}
+
+	// Only a wait opens a popup: a popup takes the keyboard, and a finished
+	// turn's would take whatever the user types next. It is a line.
+	t.Run("a finished turn is no popup", func(t *testing.T) {
+		p := start(t, nil, "--backend", "tmux", "--tmux-popup", "-S", sock, "--debounce", "0s")
+		p.send(inPane(state("fin", "working", "", "3.1"), "%1"))
+		p.send(inPane(state("fin", "done", "", "3.2"), "%1"))
+		if d := p.next(event.Notify); strings.HasPrefix(d.Ref, "popup:") || d.Ref == "" {
+			t.Errorf("notify event = %+v; want a message on the client, no popup", d)
+		}
+		approveInPopup(t, p, "ask", "4.4")
+		p.stop()
+	})
+
+	// With no desktop notification server, auto takes tmux and its popup,
+	// and says so once (OSC 9 to a client inside tmux is often swallowed).
+	t.Run("auto without D-Bus: the popup", func(t *testing.T) {
+		p := start(t, map[string]string{"DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"}, "-S", sock)
+		approveInPopup(t, p, "auto", "5.5")
+		p.stop()
+		want := "ag-notify: notifying through tmux: no desktop notification server on D-Bus"
+		if s := p.stderr.String(); strings.Count(s, want) != 1 || !strings.Contains(s, "a popup on the pane's clients") {
+			t.Errorf("stderr %q; want once %q… a popup", s, want)
+		}
+	})
+
 	t.Run("looking at the pane retracts", func(t *testing.T) {
 		dir := t.TempDir()
 		// A sweep every 200ms, not every 3s: a loaded machine can make one

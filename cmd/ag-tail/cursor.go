@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/regfile"
 	"github.com/agwatch/ag/filters/replace"
 	"github.com/agwatch/ag/providers/provider"
 )
@@ -121,7 +122,7 @@ func openCursor(dir, scope string) (*cursor, error) {
 		lock.Close()
 		return nil, err
 	}
-	if b, err := os.ReadFile(c.path()); err == nil {
+	if b, err := regfile.ReadFile(c.path(), 64<<20); err == nil {
 		if err := c.parse(b); err != nil || c.scope != scope {
 			c.fresh()
 		}

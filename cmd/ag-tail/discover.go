@@ -14,6 +14,9 @@ import (
 
 // spoolPaths are the spool files in reading order: the rotated one first.
 func (t *tail) spoolPaths() []string {
+	if t.noSpool {
+		return nil
+	}
 	return []string{paths.RotatedSpool(t.env), paths.Spool(t.env)}
 }
 

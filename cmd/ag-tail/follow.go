@@ -99,9 +99,11 @@ func (t *tail) follow(ctx context.Context) error {
 			f.cursor.close()
 		}
 	}()
-	spoolDir := paths.StateDir(t.env)
-	f.roots = append(f.roots, &watchRoot{root: provider.Root{Dir: spoolDir,
-		Globs: []string{filepath.Base(paths.RotatedSpool(t.env)), filepath.Base(paths.Spool(t.env))}}})
+	if !t.noSpool {
+		spoolDir := paths.StateDir(t.env)
+		f.roots = append(f.roots, &watchRoot{root: provider.Root{Dir: spoolDir,
+			Globs: []string{filepath.Base(paths.RotatedSpool(t.env)), filepath.Base(paths.Spool(t.env))}}})
+	}
 	for _, p := range t.transcriptProviders() {
 		for _, r := range p.TranscriptRoots(t.env) {
 			f.roots = append(f.roots, &watchRoot{root: r, prov: p})

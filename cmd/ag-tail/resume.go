@@ -8,6 +8,7 @@ import (
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/filters/regfile"
 	"github.com/agwatch/ag/filters/state"
 	"github.com/agwatch/ag/providers/provider"
 )
@@ -24,7 +25,7 @@ type resumePoint struct {
 // (nil: replay everything). With --jq the output is not events, so there
 // is no cursor; with --replay the cursor starts afresh.
 func (f *follower) startCursor() *resumePoint {
-	if f.opts.JQ != "" {
+	if f.opts.JQ != "" || f.notOurs {
 		return nil
 	}
 	dir := paths.StateDir(f.env)
@@ -46,7 +47,7 @@ func (f *follower) startCursor() *resumePoint {
 	// starts its own empty, maybe before this run read it).
 	path := paths.StateFile(f.env)
 	for _, p := range []string{path, state.Previous(path)} {
-		b, err := os.ReadFile(p)
+		b, err := regfile.ReadFile(p, 64<<20)
 		if err != nil {
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/agwatch/ag/cmd/internal/cli"
 	"github.com/agwatch/ag/cmd/internal/evfilter"
 	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/filters/spool"
 	"github.com/agwatch/ag/providers"
 	"github.com/agwatch/ag/providers/provider"
 )
@@ -21,7 +22,7 @@ import (
 type options struct {
 	Once   bool   `long:"once" description:"read what is there, then exit (the default)"`
 	Follow bool   `long:"follow" short:"f" description:"read what is there, then follow as agents write"`
-	Replay bool   `long:"replay" description:"with --follow: read the whole history again, not only what came since the last run" man:"a restarted --follow otherwise goes on from its cursor (README, Restarts)"`
+	Replay bool   `long:"replay" description:"with --follow: read the whole history again, not only what came since the last run" man:"a restarted --follow otherwise goes on from its cursor (doc/restarts.md)"`
 	Since  string `long:"since" value-name:"DURATION" description:"only events newer: 90s, 15m, 24h, 7d" man:"with --follow, files not written since are followed from their end"`
 	Agent  string `long:"agent" value-name:"NAME" description:"only this agent's (claude, codex, …)"`
 	cli.Filter
@@ -55,9 +56,12 @@ type tail struct {
 	saveMeters bool // a cursor keeps them
 	// skip are the events (state.Key, how many times) ag-fold folded
 	// after the mark a restart resumes from: left out while it replays.
-	skip  map[uint64]int
-	wrote bool  // output since the cursor's last checkpoint
-	err   error // first write error; ends the run
+	skip map[uint64]int
+	// noSpool: the spool is refused (spool.Check) and not read; notOurs:
+	// so is the whole state folder (paths.CheckDir), the cursor too.
+	noSpool, notOurs bool
+	wrote            bool  // output since the cursor's last checkpoint
+	err              error // first write error; ends the run
 
 	ctx      context.Context // the run's: a signal stops a --where/--jq midway
 	reported int             // problems said on stderr: --once then exits 2
@@ -104,10 +108,19 @@ func (t *tail) main(ctx context.Context, args []string) int {
 		t.cutoff = t.now().Add(-d)
 	}
 	if t.opts.Agent != "" && !slices.ContainsFunc(t.provs, func(p provider.Provider) bool { return p.ID() == t.opts.Agent }) {
-		t.prog.Errorf("--agent: unknown agent %q", t.opts.Agent)
+		t.prog.Errorf("--agent: unknown agent %q (one of: %s)", t.opts.Agent, providers.IDs())
 		return cli.ExitError
 	}
 	t.ctx = ctx
+	// Hooks say nothing when they refuse the state folder (an agent
+	// reads what a hook prints): the program that reads it says why.
+	if err := spool.Check(paths.Spool(t.env)); errors.Is(err, paths.ErrNotOurs) {
+		t.prog.Errorf("%s", paths.Refusal(err, "the spool there is neither written by the hooks nor read"))
+		t.noSpool, t.notOurs = true, true
+	} else if err != nil {
+		t.prog.Errorf("%v: the hooks write no spool, and it is not read (remove it and start ag-tail again)", err)
+		t.noSpool = true
+	}
 	if _, err := evfilter.New(ctx, t.opts.Filter); err != nil {
 		t.prog.Errorf("%v", err)
 		return cli.ExitError

@@ -98,6 +98,28 @@ function about(args) {
   return undefined;
 }
 
+const MAX_OPTIONS = 9;
+
+// The labels of a question's choices (omp's ask, Pi's ask_question): the
+// rows of its picker, which ag offers as buttons. Only one question that
+// takes one answer has them: several are asked one after another, and a
+// multi-select's rows are toggled, not picked.
+function choices(args) {
+  if (!args || typeof args !== "object") return undefined;
+  let q = args;
+  if (Array.isArray(args.questions)) {
+    if (args.questions.length !== 1) return undefined;
+    q = args.questions[0];
+  }
+  if (!q || typeof q !== "object" || !Array.isArray(q.options) || q.multi || q.multiSelect || q.multiple) return undefined;
+  const out = [];
+  for (const o of q.options) {
+    const label = typeof o === "string" ? o : o && typeof o.label === "string" ? o.label : undefined;
+    if (label !== undefined && out.length < MAX_OPTIONS) out.push(cut(label));
+  }
+  return out.length > 0 ? out : undefined;
+}
+
 // tracker keeps what a line needs that one event does not say: the
 // session the process runs now (omp changes it in place), the prompt that
 // started the run, and omp's pending approvals in the order they were
@@ -135,7 +157,7 @@ function tracker(send, now = Date.now) {
     toolStart(ev, ctx) {
       const text = about(ev.args);
       if (text !== undefined && texts.size < 256) texts.set(ev.toolCallId, text);
-      line(ctx, "tool_execution_start", { toolCallId: ev.toolCallId, toolName: ev.toolName, text });
+      line(ctx, "tool_execution_start", { toolCallId: ev.toolCallId, toolName: ev.toolName, text, options: choices(ev.args) });
     },
     toolEnd(ev, ctx) {
       texts.delete(ev.toolCallId);
@@ -237,4 +259,4 @@ export default function ag(pi) {
 }
 
 // For t/js: the parts, without exporting them.
-ag.parts = { sender, tracker, about };
+ag.parts = { sender, tracker, about, choices };

@@ -101,21 +101,18 @@ fi
 
 # Key bindings, after the prefix. run-shell -b: tmux never waits on them.
 # ag-keys refuses (exit 1) unless the pane's agent waits for exactly that
-# answer; the message says so instead of a "returned 1".
-bind() { # bind OPTION DEFAULT COMMAND MESSAGE-WHEN-REFUSED
+# answer, and with --client shows the reason it gave on this client; only
+# an ag-keys that did not run at all (exit 127) is said here.
+bind() { # bind OPTION DEFAULT COMMAND
 	key=$(get "$1" "$2")
 	[ "$key" = off ] || [ -z "$key" ] && return 0
 	tmux bind-key "$key" run-shell -b \
-		"$3 >/dev/null 2>&1 || tmux display-message -c '#{client_name}' '$4'"
+		"$3 --client '#{client_name}' >/dev/null 2>&1 || [ \$? -le 2 ] || tmux display-message -c '#{client_name}' 'ag: ag-keys did not run (is @ag_bin_dir right?)'"
 }
-bind @ag_key_next A "${bin}ag-keys focus --next-waiting --pane '#{pane_id}' --client '#{client_name}'" \
-	'ag: no agent is waiting'
-bind @ag_key_choose S "${bin}ag-keys focus --choose --client '#{client_name}'" \
-	'ag: no agent session in a pane'
-bind @ag_key_approve Y "${bin}ag-keys approve --pane '#{pane_id}'" \
-	'ag: nothing here to approve'
-bind @ag_key_deny N "${bin}ag-keys deny --pane '#{pane_id}'" \
-	'ag: nothing here to deny'
+bind @ag_key_next A "${bin}ag-keys focus --next-waiting --pane '#{pane_id}'"
+bind @ag_key_choose S "${bin}ag-keys focus --choose"
+bind @ag_key_approve Y "${bin}ag-keys approve --pane '#{pane_id}'"
+bind @ag_key_deny N "${bin}ag-keys deny --pane '#{pane_id}'"
 
 # Show what the pipeline knows now (a tmux started after it).
 tmux run-shell -b "${bin}ag-fold --snapshot --tmux </dev/null >/dev/null 2>&1 || true"

@@ -113,9 +113,9 @@ type SyntaxError = jsonscan.SyntaxError
 // interned are the protocol's common values (kinds, sources, statuses,
 // agents, tools), so decoding them allocates nothing.
 var interned = [...]string{
-	"Bash", "Edit", "Read", "Write", "action", "antigravity", "claude", "codex", "copilot",
+	"Bash", "Edit", "Read", "Write", "action", "antigravity", "auto", "background", "claude", "codex", "copilot",
 	"cursor", "done", "failed", "fold", "gemini", "gone", "hook", "host.down", "idle", "interrupt",
-	"keys", "log", "mark", "meter", "notify", "omp", "opencode", "pane", "permission", "pi", "plan",
+	"keys", "log", "manual", "mark", "meter", "notify", "omp", "opencode", "pane", "permission", "pi", "plan",
 	"proc", "proc.down", "proc.up", "question", "session.end", "session.start", "state",
 	"statusline", "tool.end", "tool.start", "turn.end", "turn.fail", "turn.start", "wait",
 	"wait.end", "waiting", "working",
@@ -258,10 +258,24 @@ func (d *decoder) member(e *Event, key []byte) (err error) {
 		e.Attention, err = d.str()
 	case "text":
 		e.Text, err = d.str()
+	case "options":
+		err = d.Array(func() error {
+			o, err := d.str()
+			e.Options = append(e.Options, o)
+			return err
+		})
 	case "reason":
 		e.Reason, err = d.str()
+	case "why":
+		e.Why, err = d.str()
 	case "argv0":
 		e.Argv0, err = d.str()
+	case "where":
+		e.Where, err = d.str()
+	case "job":
+		e.Job, err = d.str()
+	case "mode":
+		e.Mode, err = d.str()
 	case "transcript":
 		e.Transcript, err = d.same(stTranscript)
 	case "sub":

@@ -100,15 +100,29 @@ func appendJSON(b []byte, e *Event, m *Encoder) []byte {
 	b = appendSticky(b, "cwd", e.Cwd, m, stCwd)
 	b = appendSticky(b, "branch", e.Branch, m, stBranch)
 	b = appendStr(b, "argv0", e.Argv0, false)
+	b = appendStr(b, "where", e.Where, false)
+	b = appendStr(b, "job", e.Job, false)
 	b = appendSticky(b, "transcript", e.Transcript, m, stTranscript)
 	b = appendStr(b, "sub", e.Sub, false)
 	b = appendStr(b, "status", e.Status, false)
+	b = appendStr(b, "mode", e.Mode, false)
 	b = appendStr(b, "attention", e.Attention, false)
 	b = appendStr(b, "tool", e.Tool, false)
 	b = appendStr(b, "tool_id", e.ToolID, false)
 	b = appendStr(b, "action", e.Action, false)
 	b = appendStr(b, "text", e.Text, false)
+	if len(e.Options) > 0 {
+		b = append(b, `,"options":[`...)
+		for i, o := range e.Options {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendQuoted(b, o)
+		}
+		b = append(b, ']')
+	}
 	b = appendStr(b, "reason", e.Reason, false)
+	b = appendStr(b, "why", e.Why, false)
 	b = appendStr(b, "prompt", e.Prompt, false)
 	if e.Pending != 0 {
 		b = append(b, `,"pending":`...)

@@ -1,5 +1,5 @@
 // Package event is ag's event protocol v1: one JSON object per line that every
-// ag program reads and writes. See the README's "Event protocol" section.
+// ag program reads and writes. See doc/protocol.md.
 //
 // Unknown members are kept in Extra and written back out unchanged, so a stage
 // never drops what a later stage (or a newer ag) put there.
@@ -65,6 +65,21 @@ const (
 	SrcKeys       = "keys"
 )
 
+// WhereBackground: the session runs with no terminal of its own, in a
+// pty its agent's daemon owns (Claude Code's background sessions).
+const WhereBackground = "background"
+
+// Permission modes (an event's mode): what the agent does with a tool call
+// that may need the user's approval.
+const (
+	ModeManual      = "manual"       // asks (Claude's "default")
+	ModeAuto        = "auto"         // a classifier decides, asks rarely
+	ModePlan        = "plan"         // read-only until a plan is approved
+	ModeAcceptEdits = "accept-edits" // edits run, commands ask
+	ModeBypass      = "bypass"       // never asks
+	ModeDontAsk     = "dont-ask"     // never asks: what would ask is refused
+)
+
 // Attention says why a session waits for the user.
 const (
 	AttnPermission = "permission"
@@ -79,11 +94,28 @@ const (
 	ReasonBusy = "busy" // the agent at work: the prompt was answered
 )
 
+// ReasonUnread is the reason of a proc.up, and of the state it makes, for
+// an agent ag names but reads nothing of: no hooks, no files and no screen
+// rules (a process-only definition of the long tail). Its state is idle
+// only because nothing says otherwise: the views show "?", not knowing
+// what it does.
+const ReasonUnread = "unread"
+
 // ReasonEstimated is the reason of a waiting state no source reported:
 // the agent's hooks started a tool call and did not end it for longer
 // than its approval usually takes (Cursor has no permission hook). Such a
 // wait offers no buttons until the pane shows the prompt.
 const ReasonEstimated = "estimated"
+
+// ReasonUnchecked is the reason of a wait for an action the agent's
+// safety check could not judge (Claude Code's auto mode with the check's
+// verdicts dropped on the way): its prompt decides whether the action gets
+// its own prompt next, and that prompt is a new wait.
+const ReasonUnchecked = "unchecked"
+
+// ReasonBlocked ends a tool call the agent's safety check refused (Claude
+// Code's auto mode): it did not run, and the turn goes on.
+const ReasonBlocked = "blocked"
 
 // The agent compacting its context is the tool ToolCompact, its text the
 // trigger: CompactManual when the user asked for it at the prompt (/compact),
@@ -147,19 +179,34 @@ type Event struct {
 	Src     string `json:"src,omitempty"`
 	ID      string `json:"id,omitempty"`
 
-	Run        string `json:"run,omitempty"`
-	PID        int    `json:"pid,omitzero"`
-	TTY        string `json:"tty,omitempty"`
-	Pane       string `json:"pane,omitempty"`
-	Host       string `json:"host,omitempty"`
-	Cwd        string `json:"cwd,omitempty"`
-	Branch     string `json:"branch,omitempty"`
-	Tool       string `json:"tool,omitempty"`
-	ToolID     string `json:"tool_id,omitempty"`
-	Attention  string `json:"attention,omitempty"`
-	Text       string `json:"text,omitempty"`
-	Reason     string `json:"reason,omitempty"`
-	Argv0      string `json:"argv0,omitempty"`
+	Run       string `json:"run,omitempty"`
+	PID       int    `json:"pid,omitzero"`
+	TTY       string `json:"tty,omitempty"`
+	Pane      string `json:"pane,omitempty"`
+	Host      string `json:"host,omitempty"`
+	Cwd       string `json:"cwd,omitempty"`
+	Branch    string `json:"branch,omitempty"`
+	Tool      string `json:"tool,omitempty"`
+	ToolID    string `json:"tool_id,omitempty"`
+	Attention string `json:"attention,omitempty"`
+	Text      string `json:"text,omitempty"`
+	// Options are the labels of a question's choices, in the prompt's
+	// order (wait and state events): the buttons a notification offers.
+	Options []string `json:"options,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
+	// Why is what made ag-detect say so, for people and jq: the rule that
+	// took the process (proc events), the screen state, its line and
+	// pattern (pane events).
+	Why   string `json:"why,omitempty"`
+	Argv0 string `json:"argv0,omitempty"`
+	// Where says where a session runs that has no terminal of its own
+	// (WhereBackground: Claude Code's --bg); empty for a terminal, which
+	// pane and tty name. On a proc.up or proc.down it marks a viewer: a
+	// process that shows such a session (claude attach <job>) in a pane.
+	Where string `json:"where,omitempty"`
+	// Job is the agent's own short id of a background session, what its
+	// commands take (claude attach, logs, stop, respawn <job>).
+	Job        string `json:"job,omitempty"`
 	Transcript string `json:"transcript,omitempty"`
 	// Sub is the sub-agent an event is about (Claude agent_id); events of a
 	// sub-agent never end the main session's wait.
@@ -180,9 +227,11 @@ type Event struct {
 	// counter bumped whenever status, attention or the pending tool change;
 	// Token joins both and is what an action must quote to be obeyed.
 	Status string `json:"status,omitempty"`
-	Since  *Time  `json:"since,omitzero"`
-	Gen    int64  `json:"gen,omitzero"`
-	Token  string `json:"token,omitempty"`
+	// Mode is the agent's permission mode as last reported (Mode*).
+	Mode  string `json:"mode,omitempty"`
+	Since *Time  `json:"since,omitzero"`
+	Gen   int64  `json:"gen,omitzero"`
+	Token string `json:"token,omitempty"`
 	// Ambiguous marks a wait that keys cannot be trusted to reach: another
 	// session of the same agent process waits too, and a key typed into
 	// the pane they share answers whichever dialog it shows (OpenCode's

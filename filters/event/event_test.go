@@ -25,7 +25,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 		},
 		{
 			name: "every known member",
-			in:   `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"state","agent":"claude","session":"s1","src":"fold","id":"abc","run":"r1","pid":42,"tty":"/dev/pts/3","pane":"%12","host":"box","cwd":"/w","branch":"main","argv0":"claude","transcript":"/t.jsonl","sub":"a1","status":"waiting","attention":"permission","tool":"Bash","tool_id":"toolu_1","action":"approve","text":"echo hi","reason":"r","prompt":"do it","pending":2,"backend":"dbus","ref":"7","since":"2026-11-30T02:14:30.000Z","gen":3,"token":"1764468870000.3","ambiguous":true,"stale":"x","model":"claude-opus-4-8","tokens":{"in":1,"out":2,"cache_read":3,"cache_write":4},"context":{"used":5,"size":200000,"left_pct":100},"cost_usd":0.25,"limits":[{"window":"5h","used_pct":12.5,"minutes":300,"resets_at":"2026-11-30T05:00:00.000Z"}],"sig":"s1"}`,
+			in:   `{"v":1,"t":"2026-11-30T02:14:33.751Z","kind":"state","agent":"claude","session":"s1","src":"fold","id":"abc","run":"r1","pid":42,"tty":"/dev/pts/3","pane":"%12","host":"box","cwd":"/w","branch":"main","argv0":"claude","where":"background","job":"b0872257","transcript":"/t.jsonl","sub":"a1","status":"waiting","mode":"auto","attention":"permission","tool":"Bash","tool_id":"toolu_1","action":"approve","text":"echo hi","options":["Yes","No, \"not\" this"],"reason":"r","prompt":"do it","pending":2,"backend":"dbus","ref":"7","since":"2026-11-30T02:14:30.000Z","gen":3,"token":"1764468870000.3","ambiguous":true,"stale":"x","model":"claude-opus-4-8","tokens":{"in":1,"out":2,"cache_read":3,"cache_write":4},"context":{"used":5,"size":200000,"left_pct":100},"cost_usd":0.25,"limits":[{"window":"5h","used_pct":12.5,"minutes":300,"resets_at":"2026-11-30T05:00:00.000Z"}],"sig":"s1"}`,
 		},
 		{
 			name: "unknown members kept in order, nested and all",
@@ -285,8 +285,8 @@ func BenchmarkEncoder(b *testing.B) {
 }
 
 // BenchmarkStdlib is the same line through encoding/json (the Event's
-// tags): the figure the hand-written codec is kept for (README, "Written
-// by hand").
+// tags): the figure the hand-written codec is kept for (doc/figures.md,
+// "Written by hand").
 func BenchmarkStdlib(b *testing.B) {
 	b.Run("decode", func(b *testing.B) {
 		b.SetBytes(int64(len(benchLine)))

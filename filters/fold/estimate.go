@@ -89,7 +89,7 @@ func (f *Folder) raiseEstimate(s *session, now time.Time) bool {
 	s.str(&s.st.Reason, event.ReasonEstimated)
 	// The prompt, if any, came up with the call: a pane sighting since
 	// then counts.
-	s.waitT, s.waitSrc, s.paneIdleT = oldest.t, "", time.Time{}
+	s.newWait(oldest.t, "")
 	s.cause = "tick.estimate"
 	return true
 }

@@ -65,9 +65,10 @@ func TestEstimate(t *testing.T) {
 			pre(2, "t1", "rm -rf build"), tickAt(13),
 			ev(event.Wait, pn, 14, attn(event.AttnPermission), text("rm -rf build")),
 		}, want{"waiting", "permission", "Shell", "t1", "rm -rf build", ""}},
+		// (The prompt names no tool: it is the call in flight's.)
 		{"the pane showed the prompt before 10 s: a wait at once, not estimated", []*event.Event{start,
 			pre(2, "t1", "rm -rf build"), ev(event.Wait, pn, 3, attn(event.AttnPermission), text("rm -rf build")), tickAt(13),
-		}, want{"waiting", "permission", "", "", "rm -rf build", ""}},
+		}, want{"waiting", "permission", "Shell", "t1", "rm -rf build", ""}},
 		{"the pane shows it at work: dismissed, and never estimated again", []*event.Event{start,
 			pre(2, "t1", "make test"), tickAt(13),
 			ev(event.WaitEnd, pn, 14, reason(event.ReasonBusy)), tickAt(20), tickAt(40),
@@ -100,13 +101,7 @@ func TestEstimate(t *testing.T) {
 				for i, e := range tc.steps {
 					if i == k {
 						g := estimating(t)
-						for _, st := range f.Saved() {
-							var d event.Event
-							if err := event.Decode(event.AppendJSON(nil, &st), &d); err != nil {
-								t.Fatal(err)
-							}
-							g.Apply(&d)
-						}
+						g.restore(f.Folder)
 						f = g
 					}
 					if e.Kind == "tick" {

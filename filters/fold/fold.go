@@ -3,8 +3,8 @@
 // attention and tool), done, failed or gone, plus meters. It is pure: no
 // I/O, and the only clock is the one passed to Tick, so tests drive time.
 //
-// Sources disagree; the rules below say which wins (see the README's
-// ag-fold section for the table):
+// Sources disagree; the rules below say which wins (see
+// doc/ag-fold.md for the table):
 //
 //   - An observation older than the one that set the current status does
 //     not change it; at the same moment a hook outranks the transcript.
@@ -37,6 +37,11 @@ type Config struct {
 	// pane showing the idle composer may lower it to idle (Escape on a
 	// permission prompt fires no hook).
 	PaneGrace time.Duration
+	// DrawGrace is how long after a hook's wait the pane may show the agent
+	// at work before it has drawn the prompt, and not have it taken for
+	// the answer (Claude 2.1.332 draws its picker about half a second after
+	// the hook).
+	DrawGrace time.Duration
 	// IdleGrace is how long the pane must have shown the idle composer,
 	// with nothing heard since, before a working session with nothing in
 	// flight is idle (Escape before Claude's first output writes nothing).
@@ -83,18 +88,40 @@ type Config struct {
 	// agents whose hooks never report a prompt (Cursor); 0 (and nil): the
 	// agent's own hooks or log say when it waits.
 	Estimate func(agent string) time.Duration
+
+	// The bounds on what other hosts may put in the fold (bounds.go).
+	// FutureSlack: how far ahead of the clock (SetNow) an event may be
+	// dated before it is taken as dated when it arrived. HostSessions,
+	// RemoteSessions, MaxHosts: how many sessions one other host, and all
+	// of them, may keep, and how many other hosts. HostRate (state changes
+	// a second, after a burst of HostBurst; 0: no limit, as in a replay)
+	// and QuietHost (a host heard of nothing this long has its sessions
+	// marked stale; 0: never).
+	FutureSlack                            time.Duration
+	HostSessions, RemoteSessions, MaxHosts int
+	HostRate                               float64
+	HostBurst                              int
+	QuietHost                              time.Duration
+	// Warn says, in one line, that a bound bit (once per host and bound).
+	Warn func(msg string)
 }
 
 // Defaults are the windows ag-fold uses unless told otherwise.
 func Defaults() Config {
 	return Config{
 		PaneGrace:   30 * time.Second,
+		DrawGrace:   2 * time.Second,
 		IdleGrace:   5 * time.Second,
 		KeepGone:    10 * time.Minute,
 		HookSlack:   250 * time.Millisecond,
 		NoHookSlack: 2 * time.Second,
 		SameMoment:  time.Second,
 		SeenIDs:     8192,
+
+		FutureSlack:    DefaultFutureSlack,
+		HostSessions:   DefaultHostSessions,
+		RemoteSessions: DefaultRemoteSessions,
+		MaxHosts:       DefaultMaxHosts,
 	}
 }
 
@@ -106,6 +133,19 @@ type Folder struct {
 	changes  uint64
 	loose    int // sessions keyed by pane or pid, not yet claimed
 	out      []event.Event
+
+	// Other hosts (bounds.go).
+	now       time.Time // when the events applied next arrived (SetNow)
+	hosts     map[string]*hostInfo
+	remoteN   int             // sessions of other hosts
+	parked    int             // states waiting for their host's rate limit
+	capped    map[string]bool // hosts told a session bound bit
+	hostsFull bool            // told MaxHosts bit
+	aheadSaid bool            // told this host's events were dated ahead
+	latest    time.Time       // the newest event time not dated ahead
+	allTokens float64         // what waited passes at remoteRate×HostRate…
+	allFilled time.Time       // …from this bucket
+	turn      [2]int          // where Release goes on, in each group of hosts
 }
 
 // New returns an empty Folder; zero fields of cfg take the defaults.
@@ -113,6 +153,9 @@ func New(cfg Config) *Folder {
 	d := Defaults()
 	if cfg.PaneGrace <= 0 {
 		cfg.PaneGrace = d.PaneGrace
+	}
+	if cfg.DrawGrace <= 0 {
+		cfg.DrawGrace = d.DrawGrace
 	}
 	if cfg.IdleGrace <= 0 {
 		cfg.IdleGrace = d.IdleGrace
@@ -132,7 +175,23 @@ func New(cfg Config) *Folder {
 	if cfg.SeenIDs <= 0 {
 		cfg.SeenIDs = d.SeenIDs
 	}
-	return &Folder{cfg: cfg, sessions: map[key]*session{}, seen: newSeen(cfg.SeenIDs)}
+	if cfg.FutureSlack <= 0 {
+		cfg.FutureSlack = d.FutureSlack
+	}
+	if cfg.HostSessions <= 0 {
+		cfg.HostSessions = d.HostSessions
+	}
+	if cfg.RemoteSessions <= 0 {
+		cfg.RemoteSessions = d.RemoteSessions
+	}
+	if cfg.MaxHosts <= 0 {
+		cfg.MaxHosts = d.MaxHosts
+	}
+	if cfg.HostBurst <= 0 {
+		cfg.HostBurst = max(1, int(cfg.HostRate*2))
+	}
+	return &Folder{cfg: cfg, sessions: map[key]*session{}, seen: newSeen(cfg.SeenIDs),
+		hosts: map[string]*hostInfo{}, capped: map[string]bool{}}
 }
 
 // keys returns the session keys in order: agent, session, pane, pid.
@@ -294,6 +353,15 @@ func (f *Folder) Apply(e *event.Event) []event.Event {
 	if e.ID != "" && !f.seen.add(e.ID) {
 		return nil
 	}
+	if host == "" {
+		f.future(e, "")
+	} else if h := f.hostFor(host); h == nil {
+		return nil
+	} else {
+		h.heard, h.quiet = f.now, false
+		bound(e)
+		f.future(e, host)
+	}
 	if e.Kind == event.ProcDown && e.Session == "" {
 		f.procDown(host, e)
 		return f.out
@@ -320,6 +388,7 @@ func (f *Folder) drop(k key) {
 		if s.st.Session == "" {
 			f.loose--
 		}
+		f.forget(k)
 		delete(f.sessions, k)
 		f.changes++
 	}
@@ -389,7 +458,7 @@ func (f *Folder) restore(e *event.Event) *session {
 	}
 	s := &session{key: k, keyStr: k.String()}
 	s.restore(e)
-	f.sessions[k] = s
+	f.put(k, s)
 	f.changes++
 	return s
 }
@@ -402,16 +471,26 @@ func (f *Folder) restore(e *event.Event) *session {
 // dropped.
 func (f *Folder) Tick(now time.Time) []event.Event {
 	f.out = f.out[:0]
+	f.quiet(now)
 	keys := f.keys()
 	for _, k := range keys {
 		s := f.sessions[k]
+		s.behind(now, f.cfg.FutureSlack)
 		if s.st.Stale != "" && s.st.Status != event.StatusGone {
 			f.expire(k, s, now)
 			continue
 		}
 		switch s.st.Status {
 		case event.StatusWaiting:
-			if !s.paneIdleT.IsZero() && now.Sub(s.waitT) >= f.cfg.PaneGrace {
+			if !s.paneBusyT.IsZero() && now.Sub(s.waitT) >= f.cfg.DrawGrace {
+				// At work on the pane since, its prompt never seen: answered
+				// before the screen was read.
+				s.answeredOnPane(now)
+				s.assertT, s.assertSrc, s.assertKind = now, event.SrcPane, event.WaitEnd
+				s.cause = "tick.pane-busy"
+				f.shared(s, now)
+				f.flush(s, now)
+			} else if !s.paneIdleT.IsZero() && now.Sub(s.waitT) >= f.cfg.PaneGrace {
 				s.set(now, event.StatusIdle, "", "", "", "")
 				s.assertT, s.assertSrc, s.assertKind = now, event.SrcPane, event.WaitEnd
 				s.cause = "tick.pane-idle"

@@ -65,6 +65,19 @@ func newFolder(t *testing.T) *folder {
 	return &folder{t: t, Folder: New(Config{}), last: map[string]event.Event{}}
 }
 
+// restore has f take the states from's saves, as the state file carries
+// them (encoded and read back): a restarted ag-fold.
+func (f *folder) restore(from *Folder) {
+	f.t.Helper()
+	for _, st := range from.Saved() {
+		var e event.Event
+		if err := event.Decode(event.AppendJSON(nil, &st), &e); err != nil {
+			f.t.Fatal(err)
+		}
+		f.Apply(&e)
+	}
+}
+
 func (f *folder) apply(es ...*event.Event) []event.Event {
 	var out []event.Event
 	for _, e := range es {

@@ -20,8 +20,11 @@ func (f *Folder) lookup(host string, e *event.Event) *session {
 		k := sessionKey(host, e.Agent, e.Session)
 		s := f.sessions[k]
 		if s == nil {
+			if host != "" && !f.room(host, f.hosts[host]) {
+				return nil
+			}
 			s = newSession(k, e, false)
-			f.sessions[k] = s
+			f.put(k, s)
 		}
 		f.absorb(s, e)
 		return s
@@ -32,7 +35,7 @@ func (f *Folder) lookup(host string, e *event.Event) *session {
 			(e.Agent != "" && s.st.Agent != "" && e.Agent != s.st.Agent) {
 			continue
 		}
-		match := e.Pane != "" && s.st.Pane == e.Pane && (e.PID == 0 || s.st.PID == 0 || s.st.PID == e.PID)
+		match := e.Pane != "" && s.st.Pane == e.Pane && (e.PID == 0 || s.st.PID == 0 || s.st.PID == e.PID || viewer(e))
 		if e.Pane == "" && e.PID != 0 && s.st.PID == e.PID {
 			match = true
 		}
@@ -58,8 +61,11 @@ func (f *Folder) lookup(host string, e *event.Event) *session {
 	}
 	s := f.sessions[k]
 	if s == nil {
+		if host != "" && !f.room(host, f.hosts[host]) {
+			return nil
+		}
 		s = newSession(k, e, true)
-		f.sessions[k] = s
+		f.put(k, s)
 		f.loose++
 	}
 	return s

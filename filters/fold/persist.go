@@ -22,15 +22,22 @@ type book struct {
 	AssertT    int64                 `json:"assert_t,omitempty"`
 	AssertSrc  string                `json:"assert_src,omitempty"`
 	AssertKind string                `json:"assert_kind,omitempty"`
+	TurnT      int64                 `json:"turn_t,omitempty"`
 	WaitT      int64                 `json:"wait_t,omitempty"`
 	WaitSrc    string                `json:"wait_src,omitempty"`
 	PaneIdleT  int64                 `json:"pane_idle_t,omitempty"`
+	PaneShownT int64                 `json:"pane_shown_t,omitempty"`
+	PaneBusyT  int64                 `json:"pane_busy_t,omitempty"`
 	NamedAt    int64                 `json:"named_at,omitempty"`
 	IdleSeen   int64                 `json:"idle_seen,omitempty"`
 	Answered   string                `json:"answered,omitempty"`
+	AnsweredAt string                `json:"answered_attention,omitempty"`
 	AnsweredTx string                `json:"answered_text,omitempty"`
 	AnsweredT  int64                 `json:"answered_t,omitempty"`
 	PreSub     string                `json:"pre_sub,omitempty"`
+	CallOpts   []string              `json:"call_options,omitempty"`
+	CallTool   string                `json:"call_tool,omitempty"`
+	OptsScreen bool                  `json:"options_screen,omitempty"`
 	SubPrev    *subPrev              `json:"sub_prev,omitempty"`
 	SubTool    map[string]string     `json:"sub_tool,omitempty"`
 	OldRuns    []string              `json:"old_runs,omitempty"`
@@ -42,6 +49,7 @@ type book struct {
 	Answer     string                `json:"answer,omitempty"`
 	StaleAt    int64                 `json:"stale_at,omitempty"`
 	Calls      map[string]*savedCall `json:"calls,omitempty"`
+	ViewPane   string                `json:"view_pane,omitempty"`
 }
 
 // savedCall is a call in flight (estimate.go), as saved.
@@ -134,11 +142,12 @@ func (s *session) saved() event.Event {
 	s.settle()
 	e := s.view()
 	b := book{Since: ns(s.since), CtxFloor: s.ctxFloor, CtxModel: s.ctxModel,
-		AssertT: ns(s.assertT), AssertSrc: s.assertSrc, AssertKind: s.assertKind,
-		WaitT: ns(s.waitT), WaitSrc: s.waitSrc, PaneIdleT: ns(s.paneIdleT), NamedAt: ns(s.namedAt),
-		IdleSeen: ns(s.idleSeen), Answered: s.answered, AnsweredTx: s.answeredText, AnsweredT: ns(s.answeredT), PreSub: s.preSub,
+		AssertT: ns(s.assertT), AssertSrc: s.assertSrc, AssertKind: s.assertKind, TurnT: ns(s.turnT),
+		WaitT: ns(s.waitT), WaitSrc: s.waitSrc, PaneIdleT: ns(s.paneIdleT), PaneShownT: ns(s.paneShownT), PaneBusyT: ns(s.paneBusyT), NamedAt: ns(s.namedAt),
+		IdleSeen: ns(s.idleSeen), Answered: s.answered, AnsweredAt: s.answeredAttn, AnsweredTx: s.answeredText, AnsweredT: ns(s.answeredT), PreSub: s.preSub,
+		CallOpts: s.callOptions, CallTool: s.callTool, OptsScreen: s.screenOptions,
 		SubTool: s.subTool, OldRuns: s.oldRuns, PIDSeen: ns(s.pidSeen), GoneAt: ns(s.goneAt), Last: ns(s.last),
-		Hooked: s.hooked, Answer: s.answer, StaleAt: ns(s.staleAt)}
+		Hooked: s.hooked, Answer: s.answer, StaleAt: ns(s.staleAt), ViewPane: s.viewPane}
 	if p := s.subPrev; p != (subPrevState{}) {
 		b.SubPrev = &subPrev{p.status, p.attn, p.tool, p.toolID, p.text, p.pending}
 	}
@@ -180,9 +189,12 @@ func (s *session) restoreBook(extra []byte) {
 	}
 	s.ctxFloor, s.ctxModel = b.CtxFloor, b.CtxModel
 	s.assertT, s.assertSrc, s.assertKind = fromNS(b.AssertT), b.AssertSrc, b.AssertKind
+	s.turnT = fromNS(b.TurnT)
 	s.waitT, s.waitSrc, s.paneIdleT = fromNS(b.WaitT), b.WaitSrc, fromNS(b.PaneIdleT)
+	s.paneShownT, s.paneBusyT = fromNS(b.PaneShownT), fromNS(b.PaneBusyT)
 	s.namedAt, s.idleSeen = fromNS(b.NamedAt), fromNS(b.IdleSeen)
-	s.answered, s.answeredText, s.answeredT, s.preSub = b.Answered, b.AnsweredTx, fromNS(b.AnsweredT), b.PreSub
+	s.answered, s.answeredAttn, s.answeredText, s.answeredT, s.preSub = b.Answered, b.AnsweredAt, b.AnsweredTx, fromNS(b.AnsweredT), b.PreSub
+	s.callOptions, s.callTool, s.screenOptions = b.CallOpts, b.CallTool, b.OptsScreen
 	s.calls = nil
 	for id, c := range b.Calls {
 		if c == nil || len(s.calls) >= maxCalls {
@@ -207,4 +219,5 @@ func (s *session) restoreBook(extra []byte) {
 	}
 	s.pidSeen, s.goneAt, s.last = fromNS(b.PIDSeen), fromNS(b.GoneAt), fromNS(b.Last)
 	s.hooked, s.answer, s.staleAt = b.Hooked, b.Answer, fromNS(b.StaleAt)
+	s.viewPane = b.ViewPane
 }

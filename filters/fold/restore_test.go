@@ -96,14 +96,7 @@ func TestRestoreSameAsReplay(t *testing.T) {
 			before := newFolder(t)
 			before.run(steps[:k])
 			after := newFolder(t)
-			for _, st := range before.Saved() {
-				// As the state file carries it: encoded and read back.
-				var e event.Event
-				if err := event.Decode(event.AppendJSON(nil, &st), &e); err != nil {
-					t.Fatal(err)
-				}
-				after.Apply(&e)
-			}
+			after.restore(before.Folder)
 			after.run(steps[k:])
 			got := after.States()
 			if len(got) != len(want) {

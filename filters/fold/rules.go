@@ -20,18 +20,25 @@ func (f *Folder) meta(s *session, e *event.Event) {
 		s.last = e.T.Time
 	}
 	s.keep(&st.Agent, e.Agent)
-	s.keep(&st.Pane, e.Pane)
-	s.keep(&st.TTY, e.TTY)
+	view := viewer(e)
+	if !view || e.Kind != event.ProcDown {
+		s.keep(&st.Pane, e.Pane)
+	}
+	if !view {
+		s.keep(&st.TTY, e.TTY)
+	}
 	s.keep(&st.Host, e.Host)
 	s.keep(&st.Cwd, e.Cwd)
 	s.keep(&st.Branch, e.Branch)
 	s.keep(&st.Transcript, e.Transcript)
-	if e.PID != 0 && e.PID != st.PID && e.Kind != event.ProcDown {
+	if e.PID != 0 && e.PID != st.PID && e.Kind != event.ProcDown && !view {
 		st.PID, s.pidSeen, s.dirty = e.PID, e.T.Time, true
 	}
 	if e.Sub == "" {
 		s.keep(&st.Model, e.Model)
+		s.keep(&st.Mode, e.Mode)
 	}
+	s.place(e)
 }
 
 func (f *Folder) fold(s *session, e *event.Event) {
@@ -72,6 +79,10 @@ func (f *Folder) rules(s *session, e *event.Event) {
 		s.hooked = true
 	}
 	f.track(s, e)
+	if viewer(e) && (e.Kind == event.ProcUp || e.Kind == event.ProcDown) {
+		s.viewed(e)
+		return
+	}
 	if e.Sub != "" {
 		f.sub(s, e)
 		return
@@ -117,6 +128,10 @@ func (f *Folder) rules(s *session, e *event.Event) {
 			s.keep(&s.st.Run, e.Run)
 			s.keep(&s.st.Prompt, e.Text)
 			s.assert(e)
+			s.turnT = e.T.Time
+		} else if f.namesPrompt(s, e) {
+			s.keep(&s.st.Run, e.Run)
+			s.str(&s.st.Prompt, e.Text)
 		}
 	case event.ToolStart:
 		// A transcript's tool call is no evidence that a wait was answered:
@@ -127,6 +142,7 @@ func (f *Folder) rules(s *session, e *event.Event) {
 		}
 		if s.fresh(e, f.cfg.SameMoment) && !otherTool(s, e) {
 			s.set(e.T.Time, event.StatusWorking, "", e.Tool, e.ToolID, e.Text)
+			s.callOptions, s.callTool = e.Options, e.Tool
 			s.assert(e)
 		}
 	case event.ToolEnd:
@@ -148,6 +164,12 @@ func (f *Folder) rules(s *session, e *event.Event) {
 				f.paneIdle(s, e)
 			}
 		} else if s.st.Status == event.StatusWaiting && s.fresh(e, f.cfg.SameMoment) {
+			// The hook says the user answered: whatever the prompt shows
+			// in its last frames (Kilo's reason typed into its reject
+			// dialog) is no new prompt; a new call's comes after its
+			// tool.start.
+			s.ended(e.T.Time)
+			s.answeredText = ""
 			s.set(e.T.Time, event.StatusWorking, "", "", "", "")
 			s.assert(e)
 		}
@@ -164,6 +186,14 @@ func (f *Folder) rules(s *session, e *event.Event) {
 		}
 		if e.Src == event.SrcLog && s.hooked && f.cfg.HookEnds != nil && f.cfg.HookEnds(s.st.Agent) {
 			s.answer = e.Text // the hook says when the turn ends; this may be what it said
+			return
+		}
+		if e.Pending > 0 && s.st.Status == event.StatusWaiting && s.st.Sub != "" && s.fresh(e, f.cfg.SameMoment) && sameRun(s, e) {
+			// The turn ended while a background sub-agent's prompt is up
+			// (Claude Code 2.1.332 runs sub-agents in the background): it
+			// still waits; the answer goes back to the background wait.
+			p := &s.subPrev
+			p.status, p.attn, p.tool, p.toolID, p.text, p.pending = event.StatusWorking, "", "", "", backgroundText(e.Pending), e.Pending
 			return
 		}
 		if s.fresh(e, f.cfg.SameMoment) && sameRun(s, e) {
@@ -198,6 +228,13 @@ func (f *Folder) rules(s *session, e *event.Event) {
 			s.assert(e)
 		}
 	case event.Interrupt:
+		// An agent's hook that says it is back at its prompt (Qwen's
+		// idle_prompt) follows every turn: it ends one no Stop ended (a
+		// denied call, the user's Escape) and is no news to one that did.
+		if e.Src == event.SrcHook && e.Reason == event.ReasonIdle &&
+			(s.st.Status != event.StatusWorking && s.st.Status != event.StatusWaiting || s.st.Pending > 0) {
+			return
+		}
 		if s.fresh(e, f.cfg.SameMoment) && sameRun(s, e) {
 			s.set(e.T.Time, event.StatusIdle, "", "", "", "")
 			s.assert(e)
@@ -216,6 +253,10 @@ func (f *Folder) rules(s *session, e *event.Event) {
 		if s.st.Status == event.StatusGone && (s.fresh(e, f.cfg.SameMoment) || e.PID != 0 && e.PID != was) {
 			s.set(e.T.Time, event.StatusIdle, "", "", "", "")
 			s.assert(e)
+		}
+		// Idle only because no source says more: the state says so.
+		if e.Reason == event.ReasonUnread && s.st.Status == event.StatusIdle {
+			s.str(&s.st.Reason, event.ReasonUnread)
 		}
 	}
 }
@@ -278,7 +319,7 @@ func (f *Folder) toolEnd(s *session, e *event.Event) {
 			ok = !e.T.Before(s.waitT.Add(-slack))
 		}
 		if ok {
-			s.answered, s.answeredText, s.answeredT = st.Tool, st.Text, e.T.Time
+			s.ended(e.T.Time)
 			next := event.StatusWorking
 			if e.Reason == "denied" {
 				next = event.StatusIdle // the user said no: the turn stops at the prompt
@@ -307,6 +348,16 @@ func (f *Folder) toolEnd(s *session, e *event.Event) {
 	}
 }
 
+// namesPrompt: a transcript's start of the turn a hook started at the same
+// moment, read late — even after the turn ended — says what its prompt was.
+func (f *Folder) namesPrompt(s *session, e *event.Event) bool {
+	if e.Src != event.SrcLog || e.Text == "" || s.turnT.IsZero() || s.st.Status == event.StatusGone {
+		return false
+	}
+	d := e.T.Sub(s.turnT)
+	return d < f.cfg.SameMoment && d > -f.cfg.SameMoment
+}
+
 func (f *Folder) wait(s *session, e *event.Event) {
 	if !s.fresh(e, f.cfg.SameMoment) {
 		return
@@ -316,20 +367,30 @@ func (f *Folder) wait(s *session, e *event.Event) {
 	if attn == "" {
 		attn = event.AttnPermission
 	}
+	wasWaiting := st.Status == event.StatusWaiting
 	s.assert(e)
 	// Claude's Notification for a prompt a PermissionRequest already
 	// reported (or for an AskUserQuestion the pane already named) says
 	// only "permission": it adds nothing. Nor does a notification naming
 	// nothing for the kind of wait already up (Copilot's "Information
 	// requested" for the question its ask_user call opened).
-	if st.Status == event.StatusWaiting && e.Tool == "" &&
+	// After auto mode's hold (ReasonUnchecked) the action's own prompt is
+	// a new one, though its Notification says as little.
+	held := st.Status == event.StatusWaiting && st.Reason == event.ReasonUnchecked
+	if st.Status == event.StatusWaiting && !held && e.Reason == event.ReasonUnchecked && e.Tool == "" {
+		// The hold's own hook, after the pane showed it: the same wait,
+		// now known to be the hold.
+		s.str(&st.Reason, event.ReasonUnchecked)
+		return
+	}
+	if st.Status == event.StatusWaiting && e.Tool == "" && !held &&
 		(attn == event.AttnPermission || attn == st.Attention && e.Text == "") {
 		return
 	}
 	// Claude's PermissionRequest names no tool_use_id: the wait is for the
 	// call of that tool just started, so an end of another call (a
 	// transcript's, written late) does not end it.
-	id, text := e.ToolID, e.Text
+	tool, id, text := e.Tool, e.ToolID, e.Text
 	if e.Tool != "" && e.Tool == st.Tool && st.Status == event.StatusWorking {
 		if id == "" {
 			id = st.ToolID
@@ -340,9 +401,30 @@ func (f *Folder) wait(s *session, e *event.Event) {
 			text = st.Text
 		}
 	}
-	s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, id, text)
-	s.str(&st.Sub, "") // the main thread's own prompt
-	s.waitT, s.waitSrc, s.paneIdleT = e.T.Time, e.Src, time.Time{}
+	// A permission wait that names no tool while a call is in flight (or
+	// held) is that call's: Claude Code's auto mode asks about a call with
+	// a Notification alone ("Claude needs your permission"), no
+	// PermissionRequest, when its safety check flagged or could not judge
+	// it; Factory Droid fires PreToolUse before its dialog, then "Factory
+	// CLI needs permission to execute 1 tool(s)".
+	if tool == "" && attn == event.AttnPermission && st.Tool != "" && (st.Status == event.StatusWorking || held) {
+		tool, id, text = st.Tool, st.ToolID, st.Text
+	}
+	s.set(e.T.Time, event.StatusWaiting, attn, tool, id, text)
+	s.waitOptions(e)
+	if held {
+		st.Gen++ // a prompt of its own: the hold's answers no longer apply
+		s.dirty = true
+	}
+	if e.Reason == event.ReasonUnchecked {
+		s.str(&st.Reason, event.ReasonUnchecked)
+	}
+	s.str(&st.Sub, "")    // the main thread's own prompt
+	shown := s.paneShownT // a prompt on screen before its hook is still there
+	s.newWait(e.T.Time, e.Src)
+	if wasWaiting {
+		s.paneShownT = shown
+	}
 }
 
 // paneWait: a prompt on screen raises a session to waiting, and names what
@@ -358,13 +440,31 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 		if e.T.Before(s.waitT) {
 			return
 		}
-		s.paneIdleT = time.Time{} // the prompt is still there
+		s.paneIdleT, s.paneBusyT = time.Time{}, time.Time{} // the prompt is still there
+		s.paneShownT = e.T.Time
 		if estimated(s) {
 			s.confirmEstimate(e)
 		}
-		if attn != st.Attention && (st.Attention == event.AttnPermission || s.waitSrc == event.SrcPane) {
+		switch {
+		case attn != st.Attention && (st.Attention == event.AttnPermission || s.waitSrc == event.SrcPane):
 			s.set(e.T.Time, event.StatusWaiting, attn, st.Tool, st.ToolID, pick(e.Text, st.Text))
+		case attn == st.Attention && s.waitSrc == event.SrcPane && st.Text == "" && e.Text != "" && (e.Tool == "" || e.Tool == st.Tool):
+			// A dialog drawn before what it asks about (nanocoder's
+			// command preview comes a frame later): the same wait, now
+			// with its text.
+			s.set(s.waitT, event.StatusWaiting, attn, st.Tool, st.ToolID, e.Text)
+		case attn == event.AttnQuestion && st.Attention == attn && s.waitSrc == event.SrcPane && e.Text != "" && st.Text != "" &&
+			e.Text != st.Text && (e.Tool == "" || e.Tool == st.Tool):
+			// A form's next question (Codex's request_user_input asks
+			// them one at a time): a wait of its own, its own options and
+			// token, so an answer meant for the last one is refused.
+			s.set(e.T.Time, event.StatusWaiting, attn, st.Tool, st.ToolID, e.Text)
+			s.options(nil, false)
+			st.Gen++
+			s.dirty = true
+			s.waitT = e.T.Time
 		}
+		s.waitOptions(e)
 	case event.StatusWorking, event.StatusIdle, event.StatusDone:
 		if e.T.Before(s.assertT) {
 			return // the screen is older than what we know
@@ -375,12 +475,28 @@ func (f *Folder) paneWait(s *session, e *event.Event) {
 		// something else (the next call's prompt, up at once). Only a
 		// permission's text names what it asks about; a plan's or a
 		// question's on the pane is the screen's wording, not the call's.
-		if e.Tool != "" && e.Tool == s.answered && e.T.Sub(s.answeredT) < f.cfg.SameMoment &&
-			(e.Text == "" || s.answeredText == "" || e.Text == s.answeredText || attn != event.AttnPermission) {
+		// A call of that tool started since (its hook came first) has a
+		// prompt of its own: Codex asks request_user_input again within
+		// the second.
+		// A prompt that names no tool (OpenCode's and Kilo's question,
+		// after their hook's wait.end) is the answered one's when it asks
+		// the same kind of thing.
+		same := e.Tool != "" && e.Tool == s.answered || e.Tool == "" && s.answeredAttn != "" && attn == s.answeredAttn
+		if same && e.T.Sub(s.answeredT) < f.cfg.SameMoment &&
+			(e.Text == "" || s.answeredText == "" || e.Text == s.answeredText || attn != event.AttnPermission) &&
+			(st.ToolID == "" || e.Tool == "" || st.Tool != e.Tool) {
 			return
 		}
-		s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, e.ToolID, e.Text)
-		s.waitT, s.waitSrc, s.paneIdleT = e.T.Time, event.SrcPane, time.Time{}
+		tool, id := e.Tool, e.ToolID
+		if tool == "" && attn == event.AttnPermission && st.Status == event.StatusWorking {
+			// A prompt that names no tool (auto mode's hold) is about the
+			// call in flight.
+			tool, id = st.Tool, st.ToolID
+		}
+		s.set(e.T.Time, event.StatusWaiting, attn, tool, id, e.Text)
+		s.waitOptions(e)
+		s.newWait(e.T.Time, event.SrcPane)
+		s.paneShownT = e.T.Time
 		s.assert(e)
 	}
 }
@@ -411,13 +527,16 @@ func (f *Folder) paneIdle(s *session, e *event.Event) {
 		return
 	}
 	if e.Reason == event.ReasonBusy {
-		st := &s.st
-		text := "" // a question or a plan is no description of the work
-		if st.Attention == event.AttnPermission {
-			text = st.Text // the command now running
+		if e.Src == event.SrcPane && s.waitSrc != event.SrcPane && s.paneShownT.IsZero() &&
+			e.T.Sub(s.waitT) < f.cfg.DrawGrace {
+			// The agent at work on a screen that has not yet drawn the
+			// hook's prompt: the screen is behind the hook, nothing was
+			// answered. A Tick past DrawGrace ends the wait if the prompt
+			// never showed (answered before the pane was read).
+			s.paneBusyT = e.T.Time
+			return
 		}
-		s.answered, s.answeredText, s.answeredT = st.Tool, st.Text, e.T.Time
-		s.set(e.T.Time, event.StatusWorking, "", st.Tool, st.ToolID, text)
+		s.answeredOnPane(e.T.Time)
 		s.assert(e)
 		return
 	}
@@ -435,6 +554,18 @@ func (f *Folder) paneIdle(s *session, e *event.Event) {
 		return
 	}
 	s.paneIdleT = e.T.Time
+}
+
+// answeredOnPane: the agent at work where its prompt was: the wait was
+// answered (a permission granted, a question or a plan answered).
+func (s *session) answeredOnPane(at time.Time) {
+	st := &s.st
+	text := "" // a question or a plan is no description of the work
+	if st.Attention == event.AttnPermission {
+		text = st.Text // the command now running
+	}
+	s.ended(at)
+	s.set(at, event.StatusWorking, "", st.Tool, st.ToolID, text)
 }
 
 func pick(a, b string) string {

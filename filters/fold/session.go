@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"slices"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
@@ -39,11 +40,23 @@ type session struct {
 	assertSrc  string
 	assertKind string
 
+	// turnT is when the turn in progress started (its turn.start): a
+	// transcript's turn.start of that same moment names the prompt a
+	// hook's did not (Cline's TaskStart names none; its transcript is
+	// written only once the model answers).
+	turnT time.Time
+
 	// The current wait: when and from which source it began, and the
 	// newest pane sighting of the idle composer during it.
 	waitT     time.Time
 	waitSrc   string
 	paneIdleT time.Time
+	// paneShownT: when the pane last showed the prompt of the current wait;
+	// paneBusyT: when it showed the agent at work during a hook's wait
+	// before it had shown the prompt (Claude 2.1.332 draws its picker half
+	// a second after the PermissionRequest hook): not yet an answer.
+	paneShownT time.Time
+	paneBusyT  time.Time
 	// namedAt: when the session's process, which named it on its command
 	// line (`codex resume <id>`, from ag-detect), started; zero if none.
 	namedAt time.Time
@@ -52,15 +65,25 @@ type session struct {
 	// status since: a turn that ended with no hook and no transcript line
 	// (Escape before Claude's first output).
 	idleSeen time.Time
-	// answered is the tool of the last wait a tool.end ended, and when:
-	// the pane may still show its prompt for a moment after.
+	// answered is the tool of the last wait a tool.end or a hook's
+	// wait.end ended, its attention and text, and when: the pane may
+	// still show its prompt for a moment after.
 	answered     string
+	answeredAttn string
 	answeredText string
 	answeredT    time.Time
 	// hooked: a hook spoke for the session (see Config.HookEnds); answer
 	// is the text of the transcript's end of the turn that was no news.
 	hooked bool
 	answer string
+	// callOptions are the options of the question the pending call of
+	// callTool asks (from its start), for the wait on it, which may name
+	// none.
+	callOptions []string
+	callTool    string
+	// screenOptions: the state's options are the pane's reading of the
+	// question's picker (no event named any).
+	screenOptions bool
 	// preSub is the status sub-agent activity alone lifted to working.
 	preSub string
 	// While the session waits on a sub-agent's prompt, st.Sub names that
@@ -71,6 +94,9 @@ type session struct {
 	// subTool is each in-flight sub-agent's newest tool call id: its
 	// permission prompt names no call.
 	subTool map[string]string
+	// viewPane is the pane a viewer (claude attach) shows the background
+	// session in, while it does.
+	viewPane string
 
 	// calls are the tool calls in flight, by id, for an agent whose
 	// approvals are estimated (estimate.go).
@@ -117,6 +143,34 @@ func (s *session) str(p *string, v string) {
 	}
 }
 
+// options sets the state's options: a question's choices while it waits;
+// screen says the pane read them.
+func (s *session) options(o []string, screen bool) {
+	s.screenOptions = screen && len(o) > 0
+	if !slices.Equal(s.st.Options, o) {
+		s.st.Options = o
+		s.dirty = true
+	}
+}
+
+// waitOptions gives a question's wait its options: the wait's own, else
+// those its tool call started with, else those the pane reads in its
+// picker. What the agent's events say wins over the screen: the pane's
+// fill in only where no event named any, and give way to an event's.
+func (s *session) waitOptions(e *event.Event) {
+	st := &s.st
+	fromEvents := len(st.Options) > 0 && !s.screenOptions
+	switch {
+	case st.Status != event.StatusWaiting || st.Attention != event.AttnQuestion:
+	case len(e.Options) > 0 && e.Src != event.SrcPane:
+		s.options(e.Options, false)
+	case !fromEvents && len(s.callOptions) > 0 && (st.Tool == s.callTool || st.Tool == ""):
+		s.options(s.callOptions, false)
+	case !fromEvents && len(e.Options) > 0:
+		s.options(e.Options, true)
+	}
+}
+
 // keep copies a non-empty value: later events fill in what earlier ones
 // did not know, and never blank it.
 func (s *session) keep(p *string, v string) {
@@ -128,6 +182,11 @@ func (s *session) keep(p *string, v string) {
 // set moves the session to status with attention, tool and text. since
 // moves only on a status edge; gen bumps when status, attention or tool
 // change, so an action quoting an older token is refused.
+// ended notes that the wait was answered at at (see answered).
+func (s *session) ended(at time.Time) {
+	s.answered, s.answeredAttn, s.answeredText, s.answeredT = s.st.Tool, s.st.Attention, s.st.Text, at
+}
+
 func (s *session) set(at time.Time, status, attn, tool, toolID, text string) {
 	st := &s.st
 	if st.Status != status {
@@ -138,12 +197,18 @@ func (s *session) set(at time.Time, status, attn, tool, toolID, text string) {
 			s.goneAt = at
 		}
 		if status != event.StatusWaiting {
-			s.waitT, s.waitSrc, s.paneIdleT = time.Time{}, "", time.Time{}
+			s.newWait(time.Time{}, "")
 		}
 	}
 	if st.Status != status || st.Attention != attn || st.Tool != tool {
 		st.Gen++
 		s.dirty = true
+	}
+	if st.Tool != tool || status != event.StatusWaiting {
+		s.options(nil, false) // a question's options go with its wait
+	}
+	if (status != event.StatusWaiting && status != event.StatusWorking) || (tool != "" && tool != s.callTool) {
+		s.callOptions, s.callTool = nil, ""
 	}
 	s.str(&st.Status, status)
 	s.str(&st.Attention, attn)
@@ -330,7 +395,7 @@ func (s *session) restore(e *event.Event) {
 		s.cost = *e.CostUSD
 	}
 	s.assertT, s.assertSrc, s.assertKind = s.since, event.SrcFold, ""
-	s.waitT, s.waitSrc, s.paneIdleT = time.Time{}, "", time.Time{}
+	s.newWait(time.Time{}, "")
 	if e.Status == event.StatusWaiting {
 		s.waitT, s.waitSrc = s.since, event.SrcFold
 	}
@@ -340,4 +405,11 @@ func (s *session) restore(e *event.Event) {
 	s.pidSeen = s.since
 	s.last = e.T.Time
 	s.restoreBook(e.Extra)
+}
+
+// newWait notes a wait begun at t from src (zero: no wait), with nothing
+// seen on the pane since.
+func (s *session) newWait(t time.Time, src string) {
+	s.waitT, s.waitSrc = t, src
+	s.paneIdleT, s.paneShownT, s.paneBusyT = time.Time{}, time.Time{}, time.Time{}
 }

@@ -2,7 +2,6 @@ package fold
 
 import (
 	"cmp"
-	"time"
 
 	"github.com/agwatch/ag/filters/event"
 )
@@ -97,7 +96,7 @@ func (f *Folder) subWaits(s *session, e *event.Event) bool {
 		}
 		attn := cmp.Or(e.Attention, event.AttnPermission)
 		s.set(e.T.Time, event.StatusWaiting, attn, e.Tool, id, e.Text)
-		s.waitT, s.waitSrc, s.paneIdleT = e.T.Time, e.Src, time.Time{}
+		s.newWait(e.T.Time, e.Src)
 		s.str(&st.Sub, e.Sub)
 		s.assert(e)
 		return true

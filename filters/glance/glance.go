@@ -5,6 +5,7 @@ package glance
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +41,16 @@ func Icon(status, attention string) string {
 // more (the ag-fold that kept the state file stopped): the agent is there,
 // what it does is not known.
 const StaleIcon = "?"
+
+// UnreadIcon stands for an agent ag names but reads nothing of
+// (event.ReasonUnread): it is there, what it does is not known.
+const UnreadIcon = "?"
+
+// Unread reports whether st is such an agent's: idle only because no
+// source says more.
+func Unread(st *event.Event) bool {
+	return st.Status == event.StatusIdle && st.Reason == event.ReasonUnread
+}
 
 // Rank orders statuses by how much they want the user: waiting, then
 // failed (a turn ended in an error), working, done, idle; gone and unknown
@@ -223,4 +234,18 @@ func HostSummary(states []event.Event, me hostname.Self) string {
 		}
 	}
 	return strings.Join(parts, " · ")
+}
+
+// USD is a cost as every view writes it: "$3.04", "$0.42", "$0.00"; a cost
+// too small for a cent, "<$0.01" (rounded it would read as free).
+func USD(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= 1e9 {
+		// No session runs up a billion dollars: a broken or hostile
+		// state, written short ("$1.0e+308"), not in 309 digits.
+		return "$" + strconv.FormatFloat(v, 'e', 1, 64)
+	}
+	if v != 0 && v > -0.005 && v < 0.005 {
+		return "<$0.01"
+	}
+	return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 }

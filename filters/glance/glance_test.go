@@ -99,3 +99,13 @@ func TestHostSummary(t *testing.T) {
 		t.Error("Who")
 	}
 }
+
+// One way to write a cost, in the table and the status line alike.
+func TestUSD(t *testing.T) {
+	for v, want := range map[float64]string{0: "$0.00", 0.42: "$0.42", 0.4219: "$0.42", 3.0412: "$3.04",
+		0.0123: "$0.01", 0.004: "<$0.01", 12.5: "$12.50", 1234.567: "$1234.57"} {
+		if got := USD(v); got != want {
+			t.Errorf("USD(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

@@ -47,8 +47,15 @@ def icon:
 # Seconds since the state last changed status (.since), else since .t.
 def age: now - ((.since // .t) | sub("\\.[0-9]+"; "") | fromdateiso8601);
 
-# One line for a person: "claude ⏳ Bash rm -rf build (/src/app)".
+# A value made fit to print on a terminal: a string with no escape
+# sequence, control or bidi character, on one line; anything else as JSON,
+# made the same. What an agent or its model wrote is anyone's text:
+#   ag-fold --snapshot --jq '"\(.agent) \(.text | ag::safe)"' -r
+def safe: _ag_safe;
+
+# One line for a person: "claude ⏳ Bash rm -rf build (/src/app)", made
+# safe (ag::safe).
 def line:
   [.agent, icon, (if .status == "waiting" then .tool else empty end), .text,
    (if .cwd then "(\(.cwd))" else empty end)]
-  | map(select(. != null and . != "")) | join(" ");
+  | map(select(. != null and . != "") | safe) | join(" ");

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/safetext"
 	"github.com/itchyny/gojq"
 )
 
@@ -58,6 +59,7 @@ func Compile(expr string) (*Query, error) {
 	}
 	code, err := gojq.Compile(q,
 		gojq.WithModuleLoader(loader{}),
+		gojq.WithFunction("_ag_safe", 0, 0, safe),
 		gojq.WithEnvironLoader(os.Environ))
 	if err != nil {
 		return nil, err
@@ -91,6 +93,21 @@ func FromEvent(e *event.Event) (any, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// safe is ag::safe: a string made fit to print (filters/safetext: no
+// escape sequence, control or bidi character, one line); anything else as
+// jq's tostring would write it, made the same.
+func safe(v any, _ []any) any {
+	s, ok := v.(string)
+	if !ok {
+		b, err := gojq.Marshal(v)
+		if err != nil {
+			return err
+		}
+		s = string(b)
+	}
+	return safetext.Line(s, 0)
 }
 
 // Gave-up errors: the bound that stopped a run.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/agwatch/ag/filters/safetext/safetexttest"
 )
 
 func state(status, attention string) map[string]any {
@@ -119,4 +121,37 @@ func BenchmarkWhere(b *testing.B) {
 			b.Fatal(ok, err)
 		}
 	}
+}
+
+// FuzzLine: ag::line, meant for jq -r to a terminal, lets no escape,
+// control or bidi character through, whatever the state's fields hold;
+// ag::safe does the same for any value.
+func FuzzLine(f *testing.F) {
+	for _, s := range safetexttest.Hostile {
+		f.Add(s)
+	}
+	line, err := Compile(`ag::line`)
+	if err != nil {
+		f.Fatal(err)
+	}
+	safe, err := Compile(`[.agent, .tool, {x: .text}] | map(ag::safe) | join("|")`)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		in := state("waiting", "")
+		for _, k := range []string{"agent", "tool", "text", "cwd"} {
+			in[k] = s
+		}
+		for _, q := range []*Query{line, safe} {
+			got, err := q.Run(context.Background(), in)
+			if err != nil || len(got) != 1 {
+				t.Fatalf("%q: %v %v", s, got, err)
+			}
+			out, _ := Marshal(got[0], true)
+			if i, c := safetexttest.Find(string(out), false); i >= 0 {
+				t.Fatalf("%s at byte %d of %q", c, i, out)
+			}
+		}
+	})
 }

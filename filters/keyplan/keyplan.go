@@ -16,6 +16,7 @@ import (
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/panes"
+	"github.com/agwatch/ag/filters/safetext"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -31,6 +32,10 @@ type Step struct {
 	// Await: send Keys only once the pane shows this state (a dialog the
 	// keys before opened).
 	Await string
+	// Optional: Await's state may never show (a form that asks another
+	// question before its review); this step and those after it are then
+	// left, and what was typed stands.
+	Optional bool
 }
 
 // Plan is what to type for one action.
@@ -87,10 +92,20 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		// No hook said the agent asks: only the pane can.
 		return refuse("the wait is estimated (no hook reports %s's prompts) and the pane does not show a prompt", st.Agent)
 	}
+	if waiting && r.Screen != nil && st.Reason == event.ReasonUnchecked && len(km.Unchecked) > 0 &&
+		Typed(r.Action) && !slices.Contains(km.Unchecked, r.Screen.State) {
+		return refuse("the hold this wait is for has gone (the pane shows %s): answer the wait that follows it", orNone(r.Screen.State))
+	}
 	if waiting && r.Screen != nil {
 		var why string
 		if attn, why = onScreen(attn, r.Screen); why != "" {
 			return refuse("%s", why)
+		}
+		// Deny (Escape) and a reply are the same on both: only an
+		// approve could type a plan's keys into a permission prompt.
+		approve := r.Action == provider.ActApprove || r.Action == provider.ActPlanApprove
+		if approve && st.Attention == event.AttnPermission && attn == event.AttnPlan && !planProven(km, r.Screen.State) {
+			return refuse("the hooks report a permission prompt and the pane shows a plan without its plan file: approve in the pane")
 		}
 	}
 	if r.Screen != nil && (r.Action == provider.ActReply || r.Action == provider.ActAnswer) {
@@ -137,7 +152,11 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 	case provider.ActReply:
 		switch {
 		case waiting && attn == event.AttnPermission:
-			return reply(r, km.PermissionPrelude, "a permission wait", km, true)
+			plan, err := reply(r, km.PermissionPrelude, "a permission wait", km, true)
+			if err == nil && km.DenyThen != "" && len(km.PermissionPrelude) > 0 {
+				plan.Steps[len(km.PermissionPrelude)].Await = km.DenyThen // the text
+			}
+			return plan, err
 		case waiting && attn == event.AttnPlan:
 			return reply(r, km.PlanPrelude, "a plan wait", km, true)
 		case waiting && attn == event.AttnQuestion:
@@ -149,8 +168,8 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		default:
 			return refuse("no reply while the session is %s", orNone(st.Status))
 		}
-	case provider.ActFocus:
-		return refuse("focus is not typed into a pane")
+	case provider.ActFocus, provider.ActOpen:
+		return refuse("%s is not typed into a pane", r.Action)
 	case "":
 		return refuse("no action")
 	}
@@ -177,6 +196,16 @@ func onScreen(attn string, sc *panes.Result) (string, string) {
 		return attn, fmt.Sprintf("the pane shows no prompt (%s)", sc.Kind)
 	}
 	return attn, ""
+}
+
+// planProven reports whether a pane state may turn a wait the hooks
+// called a permission into a plan (KeyMap.PlanProof).
+func planProven(km provider.KeyMap, state string) bool {
+	if km.PlanProof == nil || slices.Contains(km.PlanProof, state) {
+		return true
+	}
+	_, own := km.Screens[state]
+	return own
 }
 
 // Typed reports whether action is one Decide may answer with keys (focus
@@ -224,7 +253,7 @@ func pick(approve, plan bool, km provider.KeyMap, screen *panes.Result, sub bool
 	case approve:
 		return km.Approve, ""
 	}
-	return km.Deny, ""
+	return km.Deny, km.DenyThen
 }
 
 func press(keys []string) []Step {
@@ -245,6 +274,18 @@ func press(keys []string) []Step {
 // of the picker's options, in any case, picks that option
 // (KeyMap.AnswerRow).
 func answer(r Request, km provider.KeyMap) (Plan, error) {
+	if r.Screen != nil && km.AnswerSubmitOn != "" && r.Screen.State == km.AnswerSubmitOn {
+		return refuse("the answers wait to be submitted: submit or cancel them in the pane")
+	}
+	plan, err := answerKeys(r, km)
+	if err == nil && km.AnswerSubmitOn != "" {
+		plan.Steps = append(plan.Steps, Step{Keys: km.AnswerSubmit, Await: km.AnswerSubmitOn, Optional: true})
+	}
+	return plan, err
+}
+
+// answerKeys is the keys of an answer before any confirmation of it.
+func answerKeys(r Request, km provider.KeyMap) (Plan, error) {
 	prelude := km.AnswerPrelude
 	var p *panes.Picker
 	if r.Screen != nil {
@@ -255,6 +296,14 @@ func answer(r Request, km provider.KeyMap) (Plan, error) {
 	}
 	byDigit := km.AnswerRow == provider.RowsByDigit || km.AnswerRow == provider.LabelsByDigit
 	switch {
+	case km.AnswerRow == provider.OptionsByDigit:
+		if p == nil || len(p.Labels) > 9 {
+			return refuse("the pane does not show the question's picker: answer in the pane")
+		}
+		if plan, ok := option(r, p, true); ok {
+			return plan, nil
+		}
+		return refuse("only an option of %s's question is typed: answer in the pane", r.State.Agent)
 	case prelude == nil || km.AnswerRow == "":
 	case km.AnswerRow == provider.RowsByDown && p == nil:
 		return refuse("the pane does not show the question's picker: answer in the pane")
@@ -272,6 +321,40 @@ func answer(r Request, km provider.KeyMap) (Plan, error) {
 		}
 	}
 	return reply(r, prelude, "a question", km, true)
+}
+
+// Options are the labels of the question picker a screen shows that an
+// answer picks by label (Decide types that option's keys): the picker's
+// rows but the own answer's, when the agent's keys reach them so. A tab
+// of a form of several questions, a question's own text field, a picker
+// the agent's keys do not pick by label and one of more than nine rows
+// where a digit picks have none.
+func Options(km provider.KeyMap, sc *panes.Result) []string {
+	p := sc.Picker
+	if sc.Kind != panes.Wait || sc.Attention != event.AttnQuestion || p == nil || slices.Contains(km.Fields, sc.State) {
+		return nil
+	}
+	switch km.AnswerRow {
+	case provider.OptionsByDigit:
+	case provider.RowsByDigit, provider.LabelsByDigit, provider.RowsByDown:
+		if km.AnswerPrelude == nil {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if km.AnswerRow != provider.RowsByDown && len(p.Labels) > 9 {
+		return nil
+	}
+	var out []string
+	for _, l := range p.Options() {
+		// option picks the first row a label matches: a repeat is never
+		// picked.
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, l) }) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // option is the keys that pick the picker's option whose label is the
@@ -326,8 +409,11 @@ func reply(r Request, prelude []string, where string, km provider.KeyMap, prompt
 
 // Sanitize makes text one line a composer takes as typed: line breaks and
 // tabs become spaces (a newline would submit early), every other control
-// C0/C1 control character (ESC, DEL, NUL, ...) is dropped,
-// surrounding space trimmed, and the result cut to max characters.
+// C0/C1 control character (ESC, DEL, NUL, ...) and bidi control is
+// dropped, surrounding space and what shows nothing at the start (a zero
+// width space, a byte order mark, a soft hyphen: safetext.TrimInvisible)
+// trimmed, so the first character an unsafe-reply check sees is the one a
+// composer that trims sees, and the result cut to max characters.
 func Sanitize(text string, max int) (string, bool) {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
@@ -338,12 +424,14 @@ func Sanitize(text string, max int) (string, bool) {
 		switch {
 		case c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f' || c == 0x85 || c == 0x2028 || c == 0x2029:
 			b.WriteByte(' ')
-		case unicode.IsControl(c):
+		case unicode.IsControl(c), safetext.Bad(c):
 		default:
 			b.WriteRune(c)
 		}
 	}
-	s := strings.TrimSpace(b.String())
+	s := strings.TrimRightFunc(safetext.TrimInvisible(b.String()), func(r rune) bool {
+		return unicode.IsSpace(r) || safetext.Invisible(r)
+	})
 	if utf8.RuneCountInString(s) <= max {
 		return s, false
 	}
@@ -369,17 +457,27 @@ func Describe(p Plan) string {
 		switch {
 		case s.Keys != nil && s.Shown:
 			parts = append(parts, strings.Join(s.Keys, " ")+" once shown")
+		case s.Keys != nil && s.Await != "" && s.Optional:
+			parts = append(parts, strings.Join(s.Keys, " ")+" if "+s.Await+" shows")
 		case s.Keys != nil && s.Await != "":
 			parts = append(parts, strings.Join(s.Keys, " ")+" once "+s.Await+" shows")
 		case s.Keys != nil:
 			parts = append(parts, strings.Join(s.Keys, " "))
 		case s.Paste:
-			parts = append(parts, "paste "+strconv.Quote(s.Literal))
+			parts = append(parts, "paste "+strconv.Quote(s.Literal)+once(s.Await))
 		default:
-			parts = append(parts, strconv.Quote(s.Literal))
+			parts = append(parts, strconv.Quote(s.Literal)+once(s.Await))
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// once says which pane state a literal waits for, if any.
+func once(state string) string {
+	if state == "" {
+		return ""
+	}
+	return " once " + state + " shows"
 }
 
 func orNone(s string) string {

@@ -2,12 +2,14 @@ package keyplan
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/panes"
+	"github.com/agwatch/ag/filters/safetext"
 	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/provider"
 )
@@ -49,9 +51,10 @@ func TestDecideClaude(t *testing.T) {
 		{name: "reply after a failed turn", state: st("failed", ""), action: "reply", text: "retry", want: `"retry", 150ms, Enter`},
 		{name: "reply while working", state: st("working", ""), action: "reply", text: "x", refusal: "no reply while the session is working"},
 		{name: "reply when gone", state: st("gone", ""), action: "reply", text: "x", refusal: "session is gone"},
-		{name: "slash defused with one space", state: st("done", ""), action: "reply", text: "/clear", want: `" /clear", 150ms, Enter`},
+		{name: "slash refused (2.1.332 runs it space or not)", state: st("done", ""), action: "reply", text: "/clear", refusal: "runs as a slash command"},
 		{name: "bang defused with one space", state: st("done", ""), action: "reply", text: "!rm -rf ~", want: `" !rm -rf ~", 150ms, Enter`},
-		{name: "leading space trimmed then defused", state: st("done", ""), action: "reply", text: "   /compact", want: `" /compact", 150ms, Enter`},
+		{name: "leading space trimmed, slash refused", state: st("done", ""), action: "reply", text: "   /compact", refusal: "runs as a slash command"},
+		{name: "leading space trimmed then defused", state: st("done", ""), action: "reply", text: "   !ls", want: `" !ls", 150ms, Enter`},
 		{name: "mid-text slash untouched", state: st("done", ""), action: "reply", text: "see /tmp/x", want: `"see /tmp/x", 150ms, Enter`},
 		{name: "multi-line reply becomes one line", state: st("done", ""), action: "reply", text: "a\nb\r\nc\x1b[31m", want: `"a b  c[31m", 150ms, Enter`},
 		{name: "empty reply", state: st("done", ""), action: "reply", text: " \n\x07", refusal: "empty reply"},
@@ -170,9 +173,65 @@ func TestDecideSubDeny(t *testing.T) {
 	}
 }
 
+// TestDecideDenyThen: Kilo asks what to do differently before it rejects
+// any call, so deny's Enter and a reply's text wait for that dialog; the
+// dialog already up takes its own keys.
+func TestDecideDenyThen(t *testing.T) {
+	km := provider.KeyMap{Approve: []string{"Enter"}, Deny: []string{"Escape", "Enter"}, DenyThen: "reason",
+		PermissionPrelude: []string{"Escape"}, Input: []string{"reason"},
+		Screens: map[string]provider.ScreenKeys{"reason": {Deny: []string{"Enter"}}}}
+	s := st("waiting", "permission")
+	for _, tc := range []struct {
+		action, text string
+		screen       *panes.Result
+		want         string
+	}{
+		{"deny", "", nil, "Escape, 30ms, Enter once reason shows"},
+		{"approve", "", nil, "Enter"},
+		{"reply", "use printf", nil, `Escape, 150ms, "use printf" once reason shows, 150ms, Enter once shown`},
+		{"deny", "", &panes.Result{Kind: panes.Wait, State: "reason", Attention: "permission"}, "Enter"},
+	} {
+		p, err := Decide(Request{State: s, Action: tc.action, Text: tc.text, Screen: tc.screen}, km)
+		if err != nil || Describe(p) != tc.want {
+			t.Errorf("%s %q = %q, %v; want %q", tc.action, tc.text, Describe(p), err, tc.want)
+		}
+	}
+}
+
+// TestDecideAnswerSubmit: Kimi Code's answers go to a review that wants
+// them submitted: every answer ends with the submit keys once the review
+// shows, and no answer is typed into the review itself.
+func TestDecideAnswerSubmit(t *testing.T) {
+	km := provider.KeyMap{AnswerPrelude: []string{}, AnswerRow: provider.RowsByDigit, Fields: []string{"field"},
+		AnswerSubmitOn: "review", AnswerSubmit: []string{"1"}}
+	picker := &panes.Result{Kind: panes.Wait, Attention: "question", State: "question",
+		Picker: &panes.Picker{Labels: []string{"Blue", "Green", "Other"}, Down: 2}}
+	field := &panes.Result{Kind: panes.Wait, Attention: "question", State: "field"}
+	review := &panes.Result{Kind: panes.Wait, Attention: "question", State: "review"}
+	s := st("waiting", "question")
+	for _, tc := range []struct {
+		text   string
+		screen *panes.Result
+		want   string
+	}{
+		{"green", picker, "2, 1 if review shows"},
+		{"Teal please", picker, `3, 150ms, "Teal please", 150ms, Enter, 1 if review shows`},
+		{"Teal please", field, `"Teal please", 150ms, Enter, 1 if review shows`},
+		{"Blue", review, ""},
+	} {
+		p, err := Decide(Request{State: s, Action: "answer", Text: tc.text, Screen: tc.screen}, km)
+		switch {
+		case tc.want == "" && (err == nil || !strings.Contains(err.Error(), "wait to be submitted")):
+			t.Errorf("answer %q on %s = %q, %v; want refused", tc.text, tc.screen.State, Describe(p), err)
+		case tc.want != "" && (err != nil || Describe(p) != tc.want):
+			t.Errorf("answer %q on %s = %q, %v; want %q", tc.text, tc.screen.State, Describe(p), err, tc.want)
+		}
+	}
+}
+
 func TestDecideScreen(t *testing.T) {
 	km := claude.New().Keys()
-	wait := func(attn string) *panes.Result { return &panes.Result{Kind: panes.Wait, Attention: attn} }
+	wait := func(attn string) *panes.Result { return &panes.Result{Kind: panes.Wait, State: attn, Attention: attn} } // Claude names its states so
 	tests := []struct {
 		name          string
 		state         event.Event
@@ -289,7 +348,8 @@ func TestSanitize(t *testing.T) {
 // MaxReply characters with no control character, and never starts with a
 // trigger once Claude's defuse ran.
 func FuzzSanitize(f *testing.F) {
-	for _, s := range []string{"hi", "/clear", "!ls", "\n/clear", "\x1b[A!x", strings.Repeat("é", 3000)} {
+	for _, s := range []string{"hi", "/clear", "!ls", "\n/clear", "\x1b[A!x", strings.Repeat("é", 3000),
+		"\ufeff/clear", "\u200b!ls", "\u2060!ls", "\u00ad/clear", " \u202e\u200b!ls"} {
 		f.Add(s)
 	}
 	km := claude.New().Keys()
@@ -302,13 +362,39 @@ func FuzzSanitize(f *testing.F) {
 		if strings.ContainsFunc(typed, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) {
 			t.Fatalf("typed %q has a control character", typed)
 		}
-		if typed[0] == '/' || typed[0] == '!' {
-			t.Fatalf("typed %q starts with a trigger", typed)
+		if v := strings.TrimPrefix(typed, km.DefuseLeading); typed[0] == '/' || typed[0] == '!' || safetext.TrimInvisible(v) != v {
+			t.Fatalf("typed %q starts with a trigger or with what shows nothing", typed)
 		}
 		if n := len([]rune(typed)); n > provider.MaxReply+1 {
 			t.Fatalf("typed %d characters", n)
 		}
 	})
+}
+
+// TestInvisibleBeforeTrigger: a reply that starts with a character that
+// shows nothing before "!" or "/" is what a composer that trims reads: a
+// shell or slash command. It is checked (and typed) without them, so an
+// agent that refuses such replies refuses it and one that defuses them
+// defuses it.
+func TestInvisibleBeforeTrigger(t *testing.T) {
+	refuse := provider.KeyMap{FinishedPrelude: []string{}, UnsafeReply: provider.LeadingCommand}
+	for _, in := range []string{"\ufeff!rm -rf ~", "\u200b/clear", "\u2060!id", "\u00ad!id", "\u200b \ufeff\u202e!id", "\U000e0041!id"} {
+		if p, err := Decide(Request{State: st("done", ""), Action: "reply", Text: in}, refuse); err == nil {
+			t.Errorf("%q: typed %q; want it refused as unsafe", in, p.Text)
+		} else if !strings.Contains(err.Error(), "unsafe reply") {
+			t.Errorf("%q: %v; want an unsafe reply", in, err)
+		}
+		// Claude defuses a "!" with a space; a "/" it runs all the same
+		// (2.1.332), so that is refused.
+		p, err := Decide(Request{State: st("done", ""), Action: "reply", Text: in}, claude.New().Keys())
+		if strings.Contains(in, "/") {
+			if err == nil || !strings.Contains(err.Error(), "slash command") {
+				t.Errorf("%q to Claude: %q, %v; want it refused", in, p.Text, err)
+			}
+		} else if err != nil || p.Text[0] != ' ' {
+			t.Errorf("%q to Claude: %q, %v; want it defused", in, p.Text, err)
+		}
+	}
 }
 
 func BenchmarkDecideReply(b *testing.B) {
@@ -374,6 +460,150 @@ func TestDecideField(t *testing.T) {
 		}
 		if err != nil || Describe(p) != tc.want {
 			t.Errorf("%s %q: %q, %v; want %q", tc.screen.State, tc.text, Describe(p), err, tc.want)
+		}
+	}
+}
+
+// TestDecideOptionsOnly: a map that types only options (OpenCode's) picks
+// a label by its digit, in any case, and refuses other text, a picker of
+// more than nine rows and a pane that shows none.
+func TestDecideOptionsOnly(t *testing.T) {
+	km := provider.KeyMap{AnswerRow: provider.OptionsByDigit}
+	picker := func(n int) *panes.Result {
+		p := &panes.Picker{Labels: []string{"a.go", "b.go"}, Down: 2}
+		for len(p.Labels) < n {
+			p.Labels = append(p.Labels, "x"+strings.Repeat("x", len(p.Labels)))
+		}
+		p.Labels = append(p.Labels, "Type your own answer")
+		p.Down = len(p.Labels) - 1
+		return &panes.Result{Kind: panes.Wait, Attention: "question", Picker: p}
+	}
+	for _, tc := range []struct {
+		name          string
+		screen        *panes.Result
+		text          string
+		want, refusal string
+	}{
+		{"an option", picker(2), "b.go", "2", ""},
+		{"in any case", picker(2), "A.GO", "1", ""},
+		{"other text", picker(2), "c.go", "", "only an option of claude's question is typed"},
+		{"the own answer's row is no option", picker(2), "Type your own answer", "", "only an option"},
+		{"ten rows", picker(9), "a.go", "", "does not show the question's picker"},
+		{"no picker", &panes.Result{Kind: panes.Wait, Attention: "question"}, "a.go", "", "does not show the question's picker"},
+		{"not looked at", nil, "a.go", "", "does not show the question's picker"},
+	} {
+		p, err := Decide(Request{State: st("waiting", "question"), Action: "answer", Text: tc.text, Screen: tc.screen}, km)
+		if tc.refusal != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.refusal) {
+				t.Errorf("%s: %q, %v; want refusal %q", tc.name, Describe(p), err, tc.refusal)
+			}
+			continue
+		}
+		if err != nil || Describe(p) != tc.want {
+			t.Errorf("%s: %q, %v; want %q", tc.name, Describe(p), err, tc.want)
+		}
+	}
+}
+
+// TestOptions: the options a screen shows are what an answer can pick by
+// label: not the own answer's row, a repeat, a tab of several questions,
+// a text field, a map that picks no label, or ten rows picked by digit.
+func TestOptions(t *testing.T) {
+	rows := func(labels ...string) *panes.Picker {
+		return &panes.Picker{Labels: append(labels, "Other"), Down: len(labels)}
+	}
+	q := func(p *panes.Picker) *panes.Result {
+		return &panes.Result{Kind: panes.Wait, Attention: "question", State: "question", Picker: p}
+	}
+	ten := rows("1", "2", "3", "4", "5", "6", "7", "8", "9")
+	digits := provider.KeyMap{AnswerPrelude: []string{"Escape"}, AnswerRow: provider.RowsByDigit}
+	down := provider.KeyMap{AnswerPrelude: []string{"Enter"}, AnswerRow: provider.RowsByDown}
+	for _, tc := range []struct {
+		name string
+		km   provider.KeyMap
+		sc   *panes.Result
+		want []string
+	}{
+		{"by digit", digits, q(rows("Go", "Python")), []string{"Go", "Python"}},
+		{"the cursor on the second", digits, q(&panes.Picker{Labels: []string{"Go", "Python", "Other"}, At: 1, Down: 1}), []string{"Go", "Python"}},
+		{"a repeat in another case", digits, q(rows("Go", "GO", "Rust")), []string{"Go", "Rust"}},
+		{"by Down, ten rows", down, q(ten), ten.Labels[:9]},
+		{"by digit, ten rows", digits, q(ten), nil},
+		{"only options", provider.KeyMap{AnswerRow: provider.OptionsByDigit}, q(rows("a.go")), []string{"a.go"}},
+		{"tabs", digits, q(&panes.Picker{Labels: []string{"Go", "Other"}, Down: 1, Tabs: true}), nil},
+		{"no reply, no label", provider.KeyMap{AnswerRow: provider.RowsByDigit}, q(rows("Go")), nil},
+		{"no rows by label", provider.KeyMap{AnswerPrelude: []string{}}, q(rows("Go")), nil},
+		{"a text field", provider.KeyMap{AnswerPrelude: []string{}, AnswerRow: provider.RowsByDown, Fields: []string{"question"}}, q(rows("Go")), nil},
+		{"no picker", digits, q(nil), nil},
+		{"a permission", digits, &panes.Result{Kind: panes.Wait, Attention: "permission", Picker: rows("Yes")}, nil},
+	} {
+		if got := Options(tc.km, tc.sc); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q; want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestPlanProof: a wait the hooks called a permission, on a pane that
+// reads as a plan without its plan file, is never approved with the
+// plan's "2" (on a permission prompt "don't ask again"); with the file
+// it is, and a wait the hooks called a plan is whatever the pane.
+func TestPlanProof(t *testing.T) {
+	km := claude.New().Keys()
+	for _, tc := range []struct {
+		stored, screen, action string
+		want                   string // typed, or "" for refused
+	}{
+		{"permission", "plan", "approve", "2"},
+		{"permission", "plan-nofile", "approve", ""},
+		{"permission", "plan-nofile", "plan-approve", ""},
+		{"permission", "plan-nofile", "deny", "Escape"},
+		{"plan", "plan-nofile", "approve", "2"},
+		{"permission", "plan-exit", "approve", "1"},
+	} {
+		sc := &panes.Result{Kind: panes.Wait, State: tc.screen, Attention: "plan"}
+		p, err := Decide(Request{State: st("waiting", tc.stored), Action: tc.action, Screen: sc}, km)
+		got := ""
+		if err == nil {
+			got = Describe(p)
+		}
+		if got != tc.want {
+			t.Errorf("%s wait, pane %s, %s: typed %q (%v); want %q", tc.stored, tc.screen, tc.action, got, err, tc.want)
+		}
+	}
+}
+
+// TestDecideUnchecked: a wait the hooks report as auto mode's hold is typed
+// into only while the pane shows the hold: once the pane has gone on to
+// the call's own prompt, the hold's Enter, approve or deny would answer that
+// prompt instead. A permission wait on the hold (the pane got there first)
+// is answered as the hold.
+func TestDecideUnchecked(t *testing.T) {
+	km := claude.New().Keys()
+	hold := st("waiting", "permission")
+	hold.Reason = event.ReasonUnchecked
+	for _, tc := range []struct {
+		state          event.Event
+		screen, action string
+		want           string // typed, or "" for refused
+	}{
+		{hold, "auto-hold", "approve", "Enter"},
+		{hold, "auto-hold", "deny", "Escape"},
+		{hold, "permission-no", "approve", ""},
+		{hold, "permission-no", "deny", ""},
+		{hold, "permission", "approve", ""},
+		{st("waiting", "permission"), "permission-no", "approve", "Down, 30ms, Enter"},
+		{st("waiting", "permission"), "auto-hold", "approve", "Enter"},
+	} {
+		sc := &panes.Result{Kind: panes.Wait, State: tc.screen, Attention: "permission"}
+		p, err := Decide(Request{State: tc.state, Action: tc.action, Screen: sc}, km)
+		got := ""
+		if err == nil {
+			got = Describe(p)
+		} else if !strings.Contains(err.Error(), "the hold this wait is for has gone") {
+			t.Errorf("%s wait (%s), pane %s, %s: %v", tc.state.Attention, tc.state.Reason, tc.screen, tc.action, err)
+		}
+		if got != tc.want {
+			t.Errorf("%s wait (%s), pane %s, %s: typed %q (%v); want %q", tc.state.Attention, tc.state.Reason, tc.screen, tc.action, got, err, tc.want)
 		}
 	}
 }

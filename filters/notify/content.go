@@ -2,6 +2,7 @@ package notify
 
 import (
 	"path/filepath"
+	"strconv"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/provider"
@@ -18,10 +19,43 @@ const (
 )
 
 // Button is one action a notification offers: Key is the protocol action
-// (provider.ActApprove, ...), Label what the user reads.
+// (provider.ActApprove, ...), Label what the user reads, Text what the
+// action carries (a question's option: its label, which ag-keys picks).
 type Button struct {
 	Key   string `json:"key"`
 	Label string `json:"label"`
+	Text  string `json:"text,omitempty"`
+}
+
+// ID names the button among a note's: its action, or for an option
+// "option-N" (N from 1), since every option is the same action.
+func (b Button) ID(i int) string {
+	if b.Text == "" {
+		return b.Key
+	}
+	return "option-" + strconv.Itoa(i+1)
+}
+
+// Find is the button whose ID is id.
+func (n *Note) Find(id string) (Button, bool) {
+	for i, b := range n.Buttons {
+		if b.ID(i) == id {
+			return b, true
+		}
+	}
+	return Button{}, false
+}
+
+// Options are the buttons that answer a question with one of its
+// options.
+func (n *Note) Options() []Button {
+	var out []Button
+	for _, b := range n.Buttons {
+		if b.Text != "" {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // Note is one notification, whatever backend shows it. It carries the
@@ -35,9 +69,13 @@ type Note struct {
 	Session string `json:"session"`
 	Host    string `json:"host,omitempty"`
 	// Remote: the session runs on another host (its pane is not here).
-	Remote    bool     `json:"remote,omitempty"`
-	Pane      string   `json:"pane,omitempty"`
-	TTY       string   `json:"tty,omitempty"`
+	Remote bool   `json:"remote,omitempty"`
+	Pane   string `json:"pane,omitempty"`
+	TTY    string `json:"tty,omitempty"`
+	// Where and Job: a background session (no pane; Open attaches a
+	// window to it: action open, see doc/protocol-claude-background.md).
+	Where     string   `json:"where,omitempty"`
+	Job       string   `json:"job,omitempty"`
 	Cwd       string   `json:"cwd,omitempty"`
 	Branch    string   `json:"branch,omitempty"`
 	Attention string   `json:"attention,omitempty"`
@@ -74,12 +112,17 @@ type Agents struct {
 
 // Build makes the note for a state event about to be notified as kind.
 func (a Agents) Build(kind string, e *event.Event) *Note {
+	// What names the session (agent, session, host, pane, tty, token)
+	// stays exact: a press must find it again. What only describes it is
+	// made safe to show here; each backend makes the rest safe where it
+	// shows it.
 	n := &Note{
 		Key: key(e), Kind: kind, Agent: e.Agent, Session: e.Session, Host: e.Host, Pane: e.Pane, TTY: e.TTY,
-		Cwd: e.Cwd, Branch: e.Branch, Attention: e.Attention, Tool: e.Tool, Token: e.Token,
+		Where: e.Where, Job: Line(e.Job, 0),
+		Cwd: Line(e.Cwd, 0), Branch: Line(e.Branch, 0), Attention: e.Attention, Tool: Line(e.Tool, 0), Token: e.Token,
 		edge: edge(e),
 	}
-	n.Name = a.name(e.Agent)
+	n.Name = Line(a.name(e.Agent), TitleChars)
 	n.Title = a.title(n.Name, e)
 	switch kind {
 	case KindWaiting:
@@ -91,8 +134,11 @@ func (a Agents) Build(kind string, e *event.Event) *Note {
 			n.Subtitle = "Plan ready for review"
 		default:
 			n.Subtitle = "Needs permission"
-			if e.Reason == event.ReasonEstimated {
+			switch e.Reason {
+			case event.ReasonEstimated:
 				n.Subtitle = "May need permission" // no hook said so: a call has run long
+			case event.ReasonUnchecked:
+				n.Subtitle = "Auto mode can't check" // its hold: the call's own prompt comes next
 			}
 			if e.Tool != "" {
 				n.Subtitle += ": " + Line(e.Tool, 60)
@@ -161,9 +207,9 @@ func (a Agents) actions(n *Note, e *event.Event) {
 	if !ok {
 		return
 	}
-	pair := func(ak string, ak2 string, yes, no []string) {
+	pair := func(ak, yesLabel, ak2, noLabel string, yes, no []string) {
 		if len(yes) > 0 && len(no) > 0 {
-			n.Buttons = []Button{{ak, "Approve"}, {ak2, "Deny"}}
+			n.Buttons = []Button{{Key: ak, Label: yesLabel}, {Key: ak2, Label: noLabel}}
 		}
 	}
 	switch n.Kind {
@@ -174,16 +220,31 @@ func (a Agents) actions(n *Note, e *event.Event) {
 			if len(yes) == 0 && km.PaneChosen() {
 				yes = []string{"(read from the pane when pressed)"}
 			}
-			pair(provider.ActPlanApprove, provider.ActPlanDeny, yes, km.PlanDeny)
+			pair(provider.ActPlanApprove, "Approve plan", provider.ActPlanDeny, "Keep planning", yes, km.PlanDeny)
 			if km.PlanPrelude != nil {
 				n.Reply = provider.ActReply
 			}
 		case event.AttnQuestion:
-			if km.AnswerPrelude != nil {
+			if km.AnswerPrelude != nil || len(km.Fields) > 0 {
 				n.Reply = provider.ActAnswer
 			}
+			// An answer that is an option's label picks that option (a map
+			// that types only options offers no reply beside them).
+			if n.Reply != "" || km.AnswerRow == provider.OptionsByDigit {
+				for _, o := range e.Options {
+					if l := Line(o, ButtonChars); l != "" {
+						n.Buttons = append(n.Buttons, Button{Key: provider.ActAnswer, Label: l, Text: o})
+					}
+				}
+			}
 		default:
-			pair(provider.ActApprove, provider.ActDeny, km.Approve, km.Deny)
+			yes, no := "Approve", "Deny"
+			if e.Reason == event.ReasonUnchecked {
+				// Auto mode's hold in Claude's own words: its Enter runs
+				// nothing, it brings the call's prompt (a wait of its own).
+				yes, no = "Stay in auto mode", "Cancel"
+			}
+			pair(provider.ActApprove, yes, provider.ActDeny, no, km.Approve, km.Deny)
 			if km.PermissionPrelude != nil {
 				n.Reply = provider.ActReply
 			}

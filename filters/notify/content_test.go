@@ -43,7 +43,7 @@ func TestBuild(t *testing.T) {
 		e.Cwd, e.Branch, e.Prompt, e.Token = "/home/u/src/ag", "main", "fix the tests", "1.2"
 		return &e
 	}
-	approve := []Button{{"approve", "Approve"}, {"deny", "Deny"}}
+	approve := []Button{{Key: "approve", Label: "Approve"}, {Key: "deny", Label: "Deny"}}
 	tests := []struct {
 		name    string
 		kind    string
@@ -62,7 +62,16 @@ func TestBuild(t *testing.T) {
 			"Claude Code · ag:main", "Has a question", "Which database?", nil, "answer"},
 		{"plan", KindWaiting, base("waiting", "plan", "ExitPlanMode", "1. a\n2. b\n3. c\n4. d\n5. e"),
 			"Claude Code · ag:main", "Plan ready for review", "1. a\n2. b\n3. c\n4. d…",
-			[]Button{{"plan-approve", "Approve"}, {"plan-deny", "Deny"}}, "reply"},
+			[]Button{{Key: "plan-approve", Label: "Approve plan"}, {Key: "plan-deny", Label: "Keep planning"}}, "reply"},
+		{"question with options: one button each, the label as the answer", KindWaiting, func() *event.Event {
+			e := base("waiting", "question", "AskUserQuestion", "Colour?")
+			e.Options = []string{"Red", "Green\x1b[31m, \"leaf\"", "   ", strings.Repeat("x", 50)}
+			return e
+		}(), "Claude Code · ag:main", "Has a question", "Colour?", []Button{
+			{Key: "answer", Label: "Red", Text: "Red"},
+			{Key: "answer", Label: `Green[31m, "leaf"`, Text: "Green\x1b[31m, \"leaf\""},
+			{Key: "answer", Label: strings.Repeat("x", 39) + "…", Text: strings.Repeat("x", 50)},
+		}, "answer"},
 		{"done", KindDone, base("done", "", "", ""),
 			"Claude Code · ag:main", "Finished", "fix the tests", nil, "reply"},
 		{"failed", KindFailed, base("failed", "", "", "rate_limit"),
@@ -87,6 +96,12 @@ func TestBuild(t *testing.T) {
 			e.Reason = event.ReasonEstimated
 			return e
 		}(), "Claude Code · ag:main", "May need permission: Shell", "rm -rf build", nil, ""},
+		{"auto mode's hold: its own words, not an approval", KindWaiting, func() *event.Event {
+			e := base("waiting", "permission", "Bash", "rm -rf build")
+			e.Reason = event.ReasonUnchecked
+			return e
+		}(), "Claude Code · ag:main", "Auto mode can't check: Bash", "rm -rf build",
+			[]Button{{Key: "approve", Label: "Stay in auto mode"}, {Key: "deny", Label: "Cancel"}}, "reply"},
 		{"no cwd, no branch: short session", KindWaiting, func() *event.Event {
 			e := base("waiting", "question", "", "ok?")
 			e.Cwd, e.Branch = "", ""

@@ -19,14 +19,17 @@
 //   - a shown notification is retracted when its state edge is over (the
 //     wait resolved, a new turn began, the session went) or when the user
 //     looks at the pane;
-//   - a state older than the last one acted on for its session (by time,
-//     then gen), or the same gen and token again, changes nothing: a
+//   - a state older than the last one acted on for its session (by gen,
+//     and by time: see mark.old), or the same gen and token again,
+//     changes nothing: a
 //     replay or a duplicate never delivers twice nor retracts a newer
 //     notification;
 //   - sessions are keyed by host; when the link to a host is down (a stale
 //     state, host.down, or the end of input for another host's sessions)
 //     its shown notifications are replaced by one saying so, without
-//     buttons, and given back when the host confirms the same state.
+//     buttons, and given back when the host confirms the same state;
+//   - another host's notifications are bounded (HostBurst, HostRate): a
+//     wait past them is told when they allow.
 package notify
 
 import (
@@ -93,6 +96,17 @@ type Policy struct {
 	sessions map[string]*session
 	gone     map[string]mark // sessions that went: a replay does not revive them
 	hosts    bool            // a state of another host was seen: name hosts
+	budgets  map[string]*budget
+	limited  []string // hosts whose budget ran out, not yet said
+
+	// Kept as sessions change, so that Next and Shown, asked after every
+	// state, cost nothing: walking every session for them made a flood
+	// of 13,000 forged sessions quadratic (250 µs a state, a genuine
+	// wait 3.4 s late behind them in TestMQTTFlood).
+	shownHere int       // sessions whose shown note is of a pane here
+	next      time.Time // the earliest due of a pending note …
+	nextOK    bool      // … when there is one
+	nextStale bool      // a pending note at next went: walk the sessions
 }
 
 type session struct {
@@ -121,19 +135,21 @@ type mark struct {
 
 func markOf(e *event.Event) mark { return mark{e.T.Time, e.Gen, e.Token, e.Stale != "", true} }
 
-// old reports whether e is not news after m: older by time (then gen at
-// the same time), or the same gen and token again with the same standing.
+// old reports whether e is not news after m: the same gen and token again
+// with the same standing, or older both by gen and by time (a higher gen
+// is news whatever the clocks say, and a later time at a lower gen is a
+// fold that started over: one state dated years ahead must not silence
+// its session for good), or at the same gen, older by time.
 func (m mark) old(e *event.Event) bool {
 	switch {
 	case !m.set:
 		return false
 	case e.Token != "" && e.Token == m.token && e.Gen == m.gen && (e.Stale != "") == m.stale:
 		return true
+	case e.Gen == m.gen:
+		return e.T.Before(m.t)
 	}
-	if c := e.T.Compare(m.t); c != 0 {
-		return c < 0
-	}
-	return e.Gen < m.gen
+	return e.Gen < m.gen && !e.T.After(m.t)
 }
 
 // maxGone bounds the memory of sessions that went.
@@ -142,7 +158,7 @@ const maxGone = 4096
 // New returns a policy; zero durations in cfg stay zero (no debounce, no
 // cooldown, no age limit), so callers wanting defaults say so.
 func New(cfg Config) *Policy {
-	return &Policy{cfg: cfg, sessions: map[string]*session{}, gone: map[string]mark{}}
+	return &Policy{cfg: cfg, sessions: map[string]*session{}, gone: map[string]mark{}, budgets: map[string]*budget{}}
 }
 
 // Observe takes one state event (or a host.down) arriving at now and
@@ -166,6 +182,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 		}
 		s = &session{host: e.Host, last: map[string]time.Time{}}
 		p.sessions[k] = s
+		p.prune()
 	} else if s.acted.old(e) {
 		return nil
 	}
@@ -182,7 +199,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 			// The host is back and the session is where it was: the
 			// notification it had, buttons and all, comes back.
 			n := p.build(back.Kind, e)
-			s.shown = n
+			p.show(s, n)
 			return []Decision{{Op: Deliver, Note: n}}
 		}
 	}
@@ -191,7 +208,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 	moved := s.edge != prevEdge
 
 	if s.pending != nil && s.pending.edge != s.edge {
-		s.pending = nil // the turn went on: not finished after all
+		p.unpend(s) // the turn went on: not finished after all
 	}
 	fresh := p.cfg.MaxAge <= 0 || now.Sub(e.T.Time) <= p.cfg.MaxAge
 
@@ -214,7 +231,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 				out, delivered = append(out, d), true
 			}
 		} else {
-			s.pending, s.due = n, now.Add(p.cfg.Debounce)
+			p.pend(s, n, now.Add(p.cfg.Debounce))
 		}
 	}
 	if !delivered && s.shown != nil && s.shown.edge != s.edge {
@@ -223,7 +240,7 @@ func (p *Policy) Observe(now time.Time, e *event.Event) []Decision {
 			reason = "gone"
 		}
 		out = append(out, Decision{Op: Retract, Note: s.shown, Reason: reason})
-		s.shown = nil
+		p.show(s, nil)
 	}
 	if e.Status == event.StatusGone && s.pending == nil && s.shown == nil {
 		delete(p.sessions, k) // nothing left to remember it for
@@ -250,12 +267,13 @@ func (p *Policy) build(kind string, e *event.Event) *Note {
 // of reach: its buttons would type into nothing, or into a pane that has
 // moved on.
 func (p *Policy) hide(s *session) []Decision {
-	s.pending = nil
+	p.unpend(s)
 	if s.shown == nil || s.shown.Kind == KindStale {
 		return nil
 	}
 	n := s.shown.Stale()
-	s.hidden, s.shown = s.shown, n
+	s.hidden = s.shown
+	p.show(s, n)
 	return []Decision{{Op: Deliver, Note: n}}
 }
 
@@ -297,15 +315,25 @@ func (p *Policy) fire(now time.Time, s *session, n *Note) (Decision, bool) {
 		if n.Kind == KindWaiting {
 			// A wait is never dropped: it is told when the cooldown ends,
 			// if the session still waits on the same thing by then.
-			s.pending, s.due = n, last.Add(p.cfg.Cooldown)
+			p.pend(s, n, last.Add(p.cfg.Cooldown))
 		}
 		return Decision{}, false
 	}
 	if p.looking(n) {
 		return Decision{}, false
 	}
+	if !replacing {
+		if ok, next := p.allow(now, s.host); !ok {
+			// Past its host's budget: a wait is told when the budget
+			// allows, if the session still waits on it by then.
+			if n.Kind == KindWaiting {
+				p.pend(s, n, next)
+			}
+			return Decision{}, false
+		}
+	}
 	s.last[n.Kind] = now
-	s.shown = n
+	p.show(s, n)
 	return Decision{Op: Deliver, Note: n}, true
 }
 
@@ -317,7 +345,7 @@ func (p *Policy) Due(now time.Time) []Decision {
 			continue
 		}
 		n := s.pending
-		s.pending = nil
+		p.unpend(s)
 		if d, ok := p.fire(now, s, n); ok {
 			out = append(out, d)
 		}
@@ -336,13 +364,50 @@ func (p *Policy) Answered(key string) {
 
 // Next is when Due next has something to do; ok is false if never.
 func (p *Policy) Next() (t time.Time, ok bool) {
-	for _, s := range p.sessions {
-		if s.pending != nil && (!ok || s.due.Before(t)) {
-			t, ok = s.due, true
+	if p.nextStale {
+		p.next, p.nextOK, p.nextStale = time.Time{}, false, false
+		for _, s := range p.sessions {
+			if s.pending != nil && (!p.nextOK || s.due.Before(p.next)) {
+				p.next, p.nextOK = s.due, true
+			}
 		}
 	}
-	return t, ok
+	return p.next, p.nextOK
 }
+
+// pend makes n s's pending note, due then.
+func (p *Policy) pend(s *session, n *Note, due time.Time) {
+	p.unpend(s)
+	s.pending, s.due = n, due
+	if !p.nextStale && (!p.nextOK || due.Before(p.next)) {
+		p.next, p.nextOK = due, true
+	}
+}
+
+// unpend drops s's pending note; Next looks again if it was the earliest.
+func (p *Policy) unpend(s *session) {
+	if s.pending == nil {
+		return
+	}
+	s.pending = nil
+	if p.nextOK && !s.due.After(p.next) {
+		p.nextStale = true
+	}
+}
+
+// show makes n (nil: none) s's shown note, keeping Shown's count.
+func (p *Policy) show(s *session, n *Note) {
+	if shownHere(s.shown) {
+		p.shownHere--
+	}
+	s.shown = n
+	if shownHere(n) {
+		p.shownHere++
+	}
+}
+
+// shownHere: a note of a pane on this host, which the sweep may retract.
+func shownHere(n *Note) bool { return n != nil && n.Pane != "" && !n.Remote }
 
 // looking reports whether the user looks at n's pane, on this host.
 func (p *Policy) looking(n *Note) bool {
@@ -351,14 +416,7 @@ func (p *Policy) looking(n *Note) bool {
 
 // Shown reports whether any delivered notification is still up, which is
 // when Sweep is worth calling.
-func (p *Policy) Shown() bool {
-	for _, s := range p.sessions {
-		if s.shown != nil && s.shown.Pane != "" && !s.shown.Remote {
-			return true
-		}
-	}
-	return false
-}
+func (p *Policy) Shown() bool { return p.shownHere > 0 }
 
 // Sweep retracts the notifications whose pane the user is now looking at,
 // and forgets their cooldowns: the user has seen the session.
@@ -372,7 +430,7 @@ func (p *Policy) Sweep(now time.Time) []Decision {
 			continue
 		}
 		out = append(out, Decision{Op: Retract, Note: s.shown, Reason: "seen"})
-		s.shown = nil
+		p.show(s, nil)
 		clear(s.last)
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/hostname"
 )
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -259,5 +260,61 @@ func TestCooldownDefersAWaitInsteadOfDroppingIt(t *testing.T) {
 	p.Answered(key(st(70, event.StatusWorking)))
 	if d := p.Observe(at(75), st(75, event.StatusWaiting)); len(d) != 1 {
 		t.Fatalf("wait after an answer: %+v; want it told at once", d)
+	}
+}
+
+// TestHostBudget: another host gets HostBurst notifications at once, then
+// HostRate a minute; a wait past that is told when the budget allows, if
+// it still waits; said once; this host and other hosts are not held.
+func TestHostBudget(t *testing.T) {
+	p := New(Config{Self: hostname.Named("laptop"), Agents: agents})
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	wait := func(host string, i int) *event.Event {
+		e := event.New(event.State, now, "claude", fmt.Sprint(host, i))
+		e.Host, e.Status, e.Attention, e.Gen, e.Token = host, event.StatusWaiting, event.AttnPermission, 1, fmt.Sprint("1.", i)
+		return &e
+	}
+	shown := 0
+	for i := range 30 {
+		shown += len(p.Observe(now, wait("flood", i)))
+	}
+	if shown != HostBurst {
+		t.Errorf("%d of 30 waits shown at once; want %d", shown, HostBurst)
+	}
+	if l := p.Limited(); len(l) != 1 || l[0] != "flood" || len(p.Limited()) != 0 {
+		t.Errorf("Limited = %v, want flood once", l)
+	}
+	if ds := p.Observe(now, wait("devbox", 0)); len(ds) != 1 {
+		t.Errorf("devbox's wait: %v", ds)
+	}
+	if ds := p.Observe(now, wait("laptop", 0)); len(ds) != 1 {
+		t.Errorf("this host's wait: %v", ds)
+	}
+	next, ok := p.Next()
+	if !ok || next.Sub(now) > time.Minute/HostRate+time.Second {
+		t.Fatalf("the next flood wait is due at %v", next)
+	}
+	if ds := p.Due(next); len(ds) != 1 {
+		t.Errorf("%d waits told when the budget allowed one", len(ds))
+	}
+}
+
+// TestDatedAheadSilencesNothing: a state dated in year 9999 made every
+// later state of its session look old: the real wait was never told. A
+// higher gen is news whatever its date.
+func TestDatedAheadSilencesNothing(t *testing.T) {
+	p := New(Config{Self: hostname.Named("laptop"), Agents: agents})
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	st := func(t time.Time, gen int64, status string) *event.Event {
+		e := event.New(event.State, t, "claude", "s")
+		e.Host, e.Status, e.Gen, e.Token = "devbox", status, gen, fmt.Sprint("1.", gen)
+		if status == event.StatusWaiting {
+			e.Attention = event.AttnPermission
+		}
+		return &e
+	}
+	p.Observe(now, st(time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC), 3, event.StatusWorking))
+	if ds := p.Observe(now, st(now, 4, event.StatusWaiting)); len(ds) != 1 || ds[0].Op != Deliver {
+		t.Errorf("the wait after a state dated 9999: %v, want it told", ds)
 	}
 }

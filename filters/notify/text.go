@@ -2,8 +2,9 @@ package notify
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/agwatch/ag/filters/safetext"
 )
 
 // Clamps, from ccmux's notify-context (a banner shows about this much).
@@ -11,34 +12,18 @@ const (
 	WaitLines, WaitChars = 4, 300 // permission command, question, plan
 	DoneLines, DoneChars = 2, 200 // the last prompt of a finished turn
 	TitleChars           = 100
+	ButtonChars          = 40   // a button's label
 	ReplyChars           = 2000 // longest reply text passed on
 )
 
 // Clean makes agent text safe to show anywhere a notification goes,
-// terminals included: every control character except newline is dropped
-// (ESC, BEL and the C1 range could end or forge an OSC sequence), tabs and
-// carriage returns become spaces, trailing blanks go, blank lines at either
-// end go, and invalid UTF-8 becomes U+FFFD.
+// terminals included (safetext.Text): every control character except
+// newline is dropped (ESC, BEL and the C1 range could end or forge an OSC
+// sequence), and every bidi control; tabs and carriage returns become
+// spaces, trailing blanks go, blank lines at either end go, and invalid
+// UTF-8 becomes U+FFFD.
 func Clean(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		i += n
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b.WriteRune(utf8.RuneError)
-		case r == '\n':
-			b.WriteByte('\n')
-		case r == '\t' || r == '\r':
-			b.WriteByte(' ')
-		case unicode.IsControl(r), r == '\u2028', r == '\u2029', r == '\u202e', r == '\u2066', r == '\u2067', r == '\u2068', r == '\u2069', r == '\u202a', r == '\u202b', r == '\u202d':
-			// controls, line separators, bidi overrides
-		default:
-			b.WriteRune(r)
-		}
-	}
-	lines := strings.Split(b.String(), "\n")
+	lines := strings.Split(safetext.Text(s, 0), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}

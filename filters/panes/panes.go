@@ -45,6 +45,13 @@ func (k Kind) String() string {
 type Rules struct {
 	Lines  int // lines from the bottom to examine; 0 means 40
 	States []State
+	// Titles are states told by the pane's title (see ClassifyPane).
+	Titles []Title
+	// Turns: the screen alone says when the agent works and when it has
+	// finished (an agent with no hooks and no transcript ag reads), so a
+	// busy screen after an idle one starts a turn and an idle one after a
+	// busy one ends it.
+	Turns bool
 }
 
 // State is one recognisable screen.
@@ -82,11 +89,17 @@ type State struct {
 // must move down to reach the target: omp's own answer ("Other (type your
 // own)") is reached only so, the picker taking no digit, End or
 // wrap-around. A label wrapped onto a second line, or a description under
-// it, is not a row.
+// it, is not a row. Without a Cursor (a picker that marks it by colour
+// alone) the target's row stands for it: At is the target's, Down 0.
 type Rows struct {
 	Row, Cursor, Target *regexp.Regexp
 	Not                 *regexp.Regexp // no picker is read when a line of it matches (optional)
-	Within              int
+	// Tabs matches the tab line of a form of several questions, within
+	// Within lines above the anchor (optional): the picker is read, for
+	// the tab on screen, but its rows are no one question's options
+	// (Picker.Tabs).
+	Tabs   *regexp.Regexp
+	Within int
 }
 
 // Near is a pattern that must (or must not) match a line within From..To
@@ -117,7 +130,12 @@ type Text struct {
 	Skip   *regexp.Regexp
 	Stop   *regexp.Regexp
 	Cut    *regexp.Regexp // removed from the start of each line taken (Codex's "$ " before a command)
-	Max    int            // clamp in runes; 0 means 500
+	// CutEnd is removed from the end of each line taken, from its first
+	// match on: the right edge of a box drawn away from the screen's left
+	// edge (which Lines does not strip), and what is beside it; Qwen's
+	// scrollbar.
+	CutEnd *regexp.Regexp
+	Max    int // clamp in runes; 0 means 500
 	// Inline: From's first group, on the From line itself, is the text's
 	// first line ("Requesting permission for: <command>").
 	Inline bool
@@ -125,7 +143,7 @@ type Text struct {
 
 // Only is r with just the named states, Aside or not.
 func (r *Rules) Only(names []string) Rules {
-	only := Rules{Lines: r.Lines}
+	only := Rules{Lines: r.Lines, Turns: r.Turns}
 	for _, st := range r.States {
 		if slices.Contains(names, st.Name) {
 			st.Aside = false
@@ -142,8 +160,9 @@ type Result struct {
 	Attention string
 	Tool      string
 	Text      string
-	Line      int     // the anchor's index in the examined lines
+	Line      int     // the anchor's index in the examined lines; -1 for a title's
 	Picker    *Picker // the picker State.Rows read, nil if none
+	Title     bool    // told by the pane's title, not its screen
 }
 
 // Picker is a picker's rows as the pane shows them.
@@ -151,6 +170,23 @@ type Picker struct {
 	Labels []string // the rows' labels, top to bottom
 	At     int      // the cursor's row among them
 	Down   int      // how many rows down from the cursor the target row is
+	Tabs   bool     // one tab of a form of several questions (Rows.Tabs)
+}
+
+// Options are the picker's rows but its target (the own answer's row):
+// the question's options, as the dialog draws them. A tab of a form of
+// several questions has none: what it shows is one question's of many.
+func (p *Picker) Options() []string {
+	if p == nil || p.Tabs {
+		return nil
+	}
+	var out []string
+	for i, l := range p.Labels {
+		if i != p.At+p.Down && l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // Classify runs rules over a captured screen.
@@ -200,9 +236,15 @@ func Classify(r *Rules, screen string) Result {
 // ends a picker: the options echoed in the chat above it are not its
 // rows), the target at or below the cursor: res.Picker.
 func (r *Rows) read(lines []string, res *Result) {
+	// No Cursor: the picker draws it in colour alone (OpenCode), and the
+	// rows are read around the target's, which stands for the cursor.
+	mark := r.Cursor
+	if mark == nil {
+		mark = r.Target
+	}
 	cursor := -1
 	for i := res.Line - 1; i >= 0 && res.Line-i <= r.Within; i-- {
-		if r.Row.MatchString(lines[i]) && r.Cursor.MatchString(lines[i]) {
+		if r.Row.MatchString(lines[i]) && mark.MatchString(lines[i]) {
 			cursor = i
 			break
 		}
@@ -243,6 +285,12 @@ func (r *Rows) read(lines []string, res *Result) {
 		return
 	}
 	res.Picker = &Picker{Labels: labels, At: at, Down: target - at}
+	for i := res.Line - 1; r.Tabs != nil && i >= 0 && res.Line-i <= r.Within; i-- {
+		if r.Tabs.MatchString(lines[i]) {
+			res.Picker.Tabs = true
+			break
+		}
+	}
 }
 
 // worded reports whether a line holds a letter or digit: not blank, not a
@@ -420,6 +468,11 @@ func (t *Text) extract(lines []string, at int) string {
 		if t.Cut != nil {
 			if m := t.Cut.FindStringIndex(l); m != nil && m[0] == 0 {
 				l = strings.TrimSpace(l[m[1]:])
+			}
+		}
+		if t.CutEnd != nil {
+			if m := t.CutEnd.FindStringIndex(l); m != nil {
+				l = strings.TrimSpace(l[:m[0]])
 			}
 		}
 		got = append(got, l)

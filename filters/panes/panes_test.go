@@ -2,6 +2,7 @@ package panes
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,7 @@ func toyRules() Rules {
 		{Name: "idle", Kind: Idle, Anchor: re(`^\s*>$`), All: []Near{{Re: re(`ready`), From: 1, To: 1}}, Bottom: 1},
 		{Name: "busy", Kind: Busy, Anchor: re(`busy`), Bottom: 2},
 		{Name: "pick", Kind: Wait, Attention: "question", Anchor: re(`^PICK$`),
-			Rows: &Rows{Row: re(`^\s*(?:> )?- (.*)$`), Cursor: re(`^\s*> `), Target: re(`- other$`), Within: 6}},
+			Rows: &Rows{Row: re(`^\s*(?:> )?- (.*)$`), Cursor: re(`^\s*> `), Target: re(`- other$`), Tabs: re(`^< .* >$`), Within: 6}},
 	}}
 }
 
@@ -50,6 +51,49 @@ func TestRows(t *testing.T) {
 		if p := got.Picker; p != nil && p.Labels[p.At+p.Down] != "other" {
 			t.Errorf("%s: labels %q, the cursor at %d: the target is not the last", tc.name, p.Labels, p.At)
 		}
+	}
+}
+
+// TestPickerOptions: a picker's options are its rows but the own
+// answer's, wherever the cursor is; the tab line of a form of several
+// questions, above the rows, leaves none (the rows are still read).
+func TestPickerOptions(t *testing.T) {
+	r := toyRules()
+	for _, tc := range []struct {
+		name, screen string
+		want         []string
+		tabs         bool
+	}{
+		{"from the first", "> - a\n  - b\n  - other\nPICK\n", []string{"a", "b"}, false},
+		{"the cursor on the own answer", "  - a\n  - b\n> - other\nPICK\n", []string{"a", "b"}, false},
+		{"one tab of several", "< one | two >\n\n> - a\n  - b\n  - other\nPICK\n", nil, true},
+		{"a tab line out of reach", "< one | two >\n1\n2\n3\n4\n\n> - a\n  - other\nPICK\n", []string{"a"}, false},
+	} {
+		got := Classify(&r, tc.screen)
+		if got.Picker == nil || got.Picker.Tabs != tc.tabs {
+			t.Fatalf("%s: picker %+v; want one, tabs %v", tc.name, got.Picker, tc.tabs)
+		}
+		if o := got.Picker.Options(); !slices.Equal(o, tc.want) {
+			t.Errorf("%s: options %q; want %q", tc.name, o, tc.want)
+		}
+	}
+	if (*Picker)(nil).Options() != nil {
+		t.Error("no picker, but options")
+	}
+}
+
+// TestRowsNoCursor: a picker that draws no cursor is read around its
+// target, which stands for the cursor.
+func TestRowsNoCursor(t *testing.T) {
+	re := regexp.MustCompile
+	r := Rules{States: []State{{Name: "pick", Kind: Wait, Attention: "question", Anchor: re(`^PICK$`),
+		Rows: &Rows{Row: re(`^\s*\d\. (.*)$`), Target: re(`own answer$`), Within: 6}}}}
+	got := Classify(&r, "1. a\n   about a\n2. b\n3. own answer\n\nPICK\n")
+	if p := got.Picker; p == nil || p.At != 2 || p.Down != 0 || !slices.Equal(p.Options(), []string{"a", "b"}) {
+		t.Errorf("picker %+v", got.Picker)
+	}
+	if got := Classify(&r, "1. a\n2. b\n\nPICK\n"); got.Picker != nil {
+		t.Errorf("no target, picker %+v", got.Picker)
 	}
 }
 
@@ -129,6 +173,25 @@ func TestInlineText(t *testing.T) {
 	} {
 		if got := Classify(&r, screen); got.Text != want {
 			t.Errorf("%q: text %q, want %q", screen, got.Text, want)
+		}
+	}
+}
+
+// TestTitle: a title state speaks only when the screen shows none.
+func TestTitle(t *testing.T) {
+	r := toyRules()
+	r.Titles = []Title{{Name: "spinning", Kind: Busy, Re: regexp.MustCompile(`^[⠁-⣿] `)}}
+	for _, tc := range []struct {
+		title, screen, want string
+	}{
+		{"⠋ grok", "nothing known\n", "spinning"},
+		{"⠋ grok", "> \nready\n", "idle"}, // the screen wins
+		{"grok", "nothing known\n", ""},
+		{"", "nothing known\n", ""},
+	} {
+		got := ClassifyPane(&r, tc.title, tc.screen)
+		if got.State != tc.want || got.Title != (tc.want == "spinning") {
+			t.Errorf("title %q, screen %q: %+v, want state %q", tc.title, tc.screen, got, tc.want)
 		}
 	}
 }

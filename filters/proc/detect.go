@@ -1,6 +1,11 @@
 package proc
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 // Match says what one process is: the agent id ("" for none) and whether it
 // matched only as a launcher whose child is the real agent.
@@ -22,6 +27,15 @@ type Finder struct {
 	// ag cannot see through; Hint maps its value to an agent id or "".
 	HintVar string
 	Hint    func(value string) string
+	// Trace, when set, hears every process the walk looks at and what it
+	// made of it (ag-detect --explain).
+	Trace func(pid int, exe string, argv []string, what string)
+}
+
+func (f *Finder) trace(pid int, exe string, argv []string, what string) {
+	if f.Trace != nil {
+		f.Trace(pid, exe, argv, what)
+	}
 }
 
 // Search bounds the walk below a wrapper: a wrapper runs its agent as a
@@ -51,20 +65,28 @@ func (f Found) Argv0() string {
 // InTerminal finds the agent in the terminal whose first process is pid.
 func (f *Finder) InTerminal(pid int) (Found, bool) {
 	fg := f.Table.Foreground(pid)
+	if fg != pid {
+		f.trace(pid, f.Info.Exe(pid), f.Info.Argv(pid), "the pane's first process; its terminal's foreground is "+itoa(fg))
+	}
 	exe, argv := f.Info.Exe(fg), f.Info.Argv(fg)
 	if agent, launcher := f.Match(exe, argv); agent != "" {
 		found := Found{Agent: agent, PID: fg, Exe: exe, Argv: argv, Via: "foreground"}
 		if launcher {
+			f.trace(fg, exe, argv, "foreground: "+agent+"'s launcher, its child is the agent")
 			if inner, ok := f.below(fg, agent); ok {
 				return inner, true
 			}
 		}
+		f.trace(fg, exe, argv, "foreground: "+agent)
 		return found, true
 	}
 	if f.LookThrough != nil && f.LookThrough(exe, argv) {
+		f.trace(fg, exe, argv, "foreground: no agent, a shell or launcher: its children are looked at")
 		if inner, ok := f.below(fg, ""); ok {
 			return inner, true
 		}
+	} else {
+		f.trace(fg, exe, argv, "foreground: no agent")
 	}
 	if f.HintVar == "" || f.Hint == nil {
 		return Found{}, false
@@ -78,8 +100,10 @@ func (f *Finder) InTerminal(pid int) (Found, bool) {
 	}
 	agent := f.Hint(strings.ToLower(strings.TrimSpace(v)))
 	if agent == "" {
+		f.trace(fg, exe, argv, f.HintVar+"="+v+" in its environment names no agent")
 		return Found{}, false
 	}
+	f.trace(fg, exe, argv, f.HintVar+"="+v+" in its environment: "+agent)
 	return Found{Agent: agent, PID: fg, Exe: exe, Argv: argv, Via: "hint"}, true
 }
 
@@ -102,12 +126,15 @@ func (f *Finder) below(pid int, want string) (Found, bool) {
 				if agent != "" && (want == "" || agent == want) {
 					found := Found{Agent: agent, PID: c, Exe: exe, Argv: argv, Via: "descendant"}
 					if launcher {
+						f.trace(c, exe, argv, "child of "+itoa(parent)+": "+agent+"'s launcher, its child is the agent")
 						if inner, ok := f.below(c, agent); ok {
 							return inner, true
 						}
 					}
+					f.trace(c, exe, argv, "child of "+itoa(parent)+": "+agent)
 					return found, true
 				}
+				f.trace(c, exe, argv, "child of "+itoa(parent)+": no agent")
 				next = append(next, c)
 			}
 		}

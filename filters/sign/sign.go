@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/regfile"
 )
 
 // Key is the shared secret.
@@ -54,18 +55,13 @@ func Generate(path string) error {
 // Load reads a key file. A file that group or others may read or write is
 // refused: anyone who can read it can sign.
 func Load(path string) (Key, error) {
-	f, err := os.Open(path)
+	// Not os.Open: a FIFO named as the key would hold the program in
+	// open(2), deaf to SIGTERM.
+	f, fi, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("%s: key file is open to group or others (mode %04o): chmod 600 %s", path, fi.Mode().Perm(), path)
 	}

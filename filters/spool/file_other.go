@@ -29,3 +29,5 @@ func (f file) stat(path string) (int64, bool, error) {
 	pi, err := os.Stat(path)
 	return fi.Size(), err == nil && os.SameFile(fi, pi), nil
 }
+
+func owned(os.FileInfo) bool { return true }

@@ -15,9 +15,15 @@ type file struct{ fd int }
 
 func openAppend(path string) (file, error) {
 	for {
-		fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC, uint32(FileMode))
+		// O_NOFOLLOW: a symlink planted in the spool's place is not
+		// followed (ELOOP); O_NONBLOCK: a FIFO there does not hold the
+		// hook until the agent's hook timeout (stat refuses it next).
+		fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, uint32(FileMode))
 		if err == syscall.EINTR {
 			continue
+		}
+		if err == syscall.ELOOP || err == syscall.ENXIO { // a symlink; a FIFO nobody reads
+			return file{-1}, &os.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 		}
 		if err != nil {
 			return file{-1}, &os.PathError{Op: "open", Path: path, Err: err}
@@ -41,13 +47,17 @@ func (f file) lock() error {
 
 func (f file) unlock() { syscall.Flock(f.fd, syscall.LOCK_UN) }
 
-// stat returns the open file's size and whether path still names it.
+// stat returns the open file's size and whether path still names it; a
+// file that is not a regular one of the user's is ErrNotRegular.
 func (f file) stat(path string) (size int64, same bool, err error) {
 	var fs, ps syscall.Stat_t
 	if err := syscall.Fstat(f.fd, &fs); err != nil {
 		return 0, false, err
 	}
-	if err := syscall.Stat(path, &ps); err != nil {
+	if fs.Mode&syscall.S_IFMT != syscall.S_IFREG || fs.Uid != uint32(os.Geteuid()) {
+		return 0, false, &os.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	if err := syscall.Lstat(path, &ps); err != nil {
 		return 0, false, nil
 	}
 	return fs.Size, fs.Dev == ps.Dev && fs.Ino == ps.Ino, nil
@@ -69,4 +79,10 @@ func (f file) write(b []byte) error {
 		b = b[n:]
 	}
 	return nil
+}
+
+// owned reports whether fi (an Lstat) is the user's.
+func owned(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || st.Uid == uint32(os.Geteuid())
 }

@@ -14,10 +14,13 @@ package spool
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/agwatch/ag/filters/paths"
 )
 
 // DefaultMax is the size past which the spool is rotated.
@@ -43,6 +46,48 @@ func Max(env func(string) string) int64 {
 	return DefaultMax
 }
 
+// ErrNotRegular is a spool that is a FIFO, a device or a socket, or a
+// symlink (refused by O_NOFOLLOW), or another user's file.
+var ErrNotRegular = errors.New("spool: not a regular file of the user's")
+
+// Check says why the spool at path is not used, without opening it: its
+// folder is not the user's alone (paths.CheckDir), or the spool (or the
+// rotated one) is there as something other than a regular file of the
+// user's — a symlink, a FIFO. The hooks refuse such a spool silently (an
+// agent reads what a hook prints); a reader calls Check to say why.
+func Check(path string) error {
+	if err := paths.CheckDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	for _, p := range []string{path, Rotated(path)} {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil:
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symlink: %w", p, ErrNotRegular)
+		case !fi.Mode().IsRegular():
+			return fmt.Errorf("%s is a %s: %w", p, kind(fi.Mode()), ErrNotRegular)
+		case !owned(fi):
+			return fmt.Errorf("%s belongs to another user: %w", p, ErrNotRegular)
+		}
+	}
+	return nil
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "folder"
+	}
+	return "special file"
+}
+
 // Rotated is the name a spool is rotated to.
 func Rotated(path string) string { return path + ".1" }
 
@@ -51,9 +96,18 @@ func Rotated(path string) string { return path + ".1" }
 // directories (0700) when missing, and rotating the file first when the
 // lines would take it past max bytes. It never prints; the caller decides
 // what an error is worth.
+//
+// The spool's folder must be the user's and writable by nobody else
+// (paths.CheckDir), and the spool a regular file: it is opened without
+// following a symlink and without waiting (O_NOFOLLOW|O_NONBLOCK), then
+// checked by fstat, so a planted spool.ndjson -> ~/.bashrc or a FIFO
+// gets nothing and holds nobody (ErrNotRegular).
 func Append(path string, lines []byte, max int64) error {
 	if len(lines) == 0 {
 		return nil
+	}
+	if err := paths.CheckDir(filepath.Dir(path)); err != nil {
+		return err
 	}
 	for range 64 { // each retry means another writer rotated meanwhile
 		f, err := open(path)

@@ -22,12 +22,15 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
 	"github.com/agwatch/ag/filters/hostname"
 	"github.com/agwatch/ag/filters/jsonscan"
+	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/filters/regfile"
 	"github.com/agwatch/ag/filters/replace"
 )
 
@@ -135,21 +138,23 @@ func Load(path string) (*File, error) {
 }
 
 func load(path string, needle []byte) (*File, error) {
-	fd, err := os.Open(path)
+	// A folder another user may write can hold states they forged.
+	if err := paths.CheckDir(filepath.Dir(path)); err != nil {
+		return nil, errors.New(paths.Refusal(err, "the state file there is not read"))
+	}
+	// regfile: a FIFO named as the state file would hold a prompt (and
+	// any program reading it) in open(2), deaf to SIGTERM.
+	fd, fi, err := regfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNoFile
+	}
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, regfile.ErrNotRegular
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer fd.Close()
-	fi, err := fd.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
 	b := make([]byte, fi.Size()+1) // +1: a file that grew shows as short read, not truncation
 	n := 0
 	for {

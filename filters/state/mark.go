@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
-	"os"
 
+	"github.com/agwatch/ag/filters/regfile"
 	"github.com/agwatch/ag/filters/replace"
 )
 
@@ -110,7 +110,11 @@ func Previous(path string) string { return path + ".prev" }
 // KeepPrevious copies the state file at path to Previous(path) when it is
 // tied to a mark; it says nothing when it cannot (a restart then replays).
 func KeepPrevious(path string) {
-	if b, err := os.ReadFile(path); err == nil && ReadMark(b).ID != "" {
+	if b, err := regfile.ReadFile(path, maxFile); err == nil && ReadMark(b).ID != "" {
 		replace.File(Previous(path), b)
 	}
 }
+
+// maxFile bounds a state file ag reads whole: tens of thousands of
+// sessions fit, a file written to fill the disk does not.
+const maxFile = 64 << 20

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
+	"github.com/agwatch/ag/filters/safetext"
 )
 
 // Options say how to render.
@@ -41,8 +42,9 @@ type Row struct {
 	Text  string
 }
 
-// Render returns the table, a header line then one line per session; ""
-// when there are no states.
+// Render returns the table, a header line then one line per session, and
+// a footer saying why the rows marked stale may no longer hold; "" when
+// there are no states.
 func Render(states []event.Event, o Options) string {
 	head, rows := Rows(states, o)
 	if head == "" {
@@ -53,7 +55,40 @@ func Render(states []event.Event, o Options) string {
 	for _, r := range rows {
 		b.WriteString(r.Text + "\n")
 	}
+	for _, l := range Footer(states, o) {
+		b.WriteString(l + "\n")
+	}
 	return b.String()
+}
+
+// Footer is a line per reason the stale states give, with how many give
+// it: "? 2 stale: the ag-fold that kept the state file has stopped". A
+// stale row's status shows "?" where its icon was, as the prompt segment
+// does: what the agent does now is not known.
+func Footer(states []event.Event, o Options) []string {
+	var why []string
+	n := map[string]int{}
+	for _, s := range states {
+		if s.Stale == "" || s.Status == event.StatusGone {
+			continue
+		}
+		if n[s.Stale] == 0 {
+			why = append(why, s.Stale)
+		}
+		n[s.Stale]++
+	}
+	var out []string
+	for _, w := range why {
+		l := fmt.Sprintf("? %d stale: %s", n[w], oneLine(w))
+		if o.Width > 0 {
+			l = Cut(l, o.Width)
+		}
+		if o.Color {
+			l = "\x1b[" + dim + "m" + l + "\x1b[0m"
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // Rows is the table as its header and its rows, most urgent first
@@ -79,9 +114,11 @@ func Rows(states []event.Event, o Options) (string, []Row) {
 	hosts := map[string]bool{}
 	for _, s := range rows {
 		hosts[s.Host] = true
-		for i, v := range []string{s.Host, s.Agent, statusCell(s), project(s), s.Pane,
+		for i, v := range []string{s.Host, s.Agent, statusCell(s), project(s), paneCell(s),
 			age(o.Now, s), ctxLeft(s), cost(s), what(s)} {
-			cols[i].cells = append(cols[i].cells, v)
+			// Every cell, not WHAT alone: an agent's name, a pane or a
+			// host from a broker is anyone's text.
+			cols[i].cells = append(cols[i].cells, safetext.Line(v, safetext.FieldChars))
 		}
 	}
 	if len(hosts) < 2 { // one machine: it goes without saying
@@ -123,11 +160,14 @@ func Rows(states []event.Event, o Options) (string, []Row) {
 		out[r] = Row{State: rows[r], Text: line(func(c *column) (string, string) {
 			switch c.head {
 			case "STATUS":
+				if stale(rows[r]) {
+					return c.cells[r], dim
+				}
 				return c.cells[r], statusColor(rows[r].Status)
 			case "CTX":
 				return c.cells[r], ctxColor(rows[r])
 			}
-			if rows[r].Status == event.StatusGone || rows[r].Status == event.StatusIdle {
+			if rows[r].Status == event.StatusGone || rows[r].Status == event.StatusIdle || stale(rows[r]) {
 				return c.cells[r], dim
 			}
 			return c.cells[r], ""
@@ -197,7 +237,17 @@ func need(c *column) int {
 	return w
 }
 
+// stale: the state may no longer hold (no ag-fold keeps the state file,
+// or its host is out of reach).
+func stale(s event.Event) bool { return s.Stale != "" && s.Status != event.StatusGone }
+
 func statusCell(s event.Event) string {
+	if stale(s) {
+		return "? " + s.Status
+	}
+	if glance.Unread(&s) {
+		return glance.UnreadIcon
+	}
 	if icon := glance.Icon(s.Status, s.Attention); icon != "" {
 		return icon + " " + s.Status
 	}
@@ -262,7 +312,7 @@ func cost(s event.Event) string {
 	if s.CostUSD == nil {
 		return ""
 	}
-	return fmt.Sprintf("$%.2f", *s.CostUSD)
+	return glance.USD(*s.CostUSD)
 }
 
 // what is what the session waits on or does: "Bash: rm -rf build/",
@@ -291,6 +341,9 @@ func what(s event.Event) string {
 		w = s.Reason
 	default:
 		w = s.Prompt
+		if glance.Unread(&s) {
+			w = "not known what it does"
+		}
 	}
 	return oneLine(w)
 }
@@ -311,4 +364,14 @@ func oneLine(s string) string {
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
 		return r == ' ' || r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)
 	}), " ")
+}
+
+// paneCell is where to find the session: its pane, else, for a background
+// session (no terminal of its own), "bg" and the job its agent's commands
+// take (claude attach <job>).
+func paneCell(s event.Event) string {
+	if s.Pane == "" && s.Where == event.WhereBackground {
+		return strings.TrimSpace("bg " + s.Job)
+	}
+	return s.Pane
 }

@@ -5,11 +5,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/filters/safetext/safetexttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -54,6 +56,9 @@ func TestGolden(t *testing.T) {
 		{"many_100_color", "many.ndjson", 100, true},
 		{"hosts_120", "hosts.ndjson", 120, false},
 		{"hosts_70", "hosts.ndjson", 70, false},
+		// No ag-fold keeps the state file: the rows say "?", the footer why.
+		{"stale_100", "stale.ndjson", 100, false},
+		{"stale_100_color", "stale.ndjson", 100, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -208,6 +213,37 @@ func FuzzCut(f *testing.F) {
 			if Width(l) > max(w, 1) {
 				t.Fatalf("width %d: line %q is %d wide", w, l, Width(l))
 			}
+		}
+	})
+}
+
+// FuzzHostile: whatever an agent, its model or another host wrote into a
+// state, no column of the table — host, agent, project, pane, what — lets
+// an escape, control or bidi character through; a cost is a few
+// characters, however large.
+func FuzzHostile(f *testing.F) {
+	for _, s := range safetexttest.Hostile {
+		f.Add(s, 1e308)
+	}
+	f.Fuzz(func(t *testing.T, s string, cost float64) {
+		states := []event.Event{{Agent: s, Session: s, Host: s, Cwd: "/src/" + s, Branch: s, Pane: s, Tool: s,
+			Text: s, Prompt: s, Reason: s, Status: event.StatusWaiting, CostUSD: &cost},
+			{Agent: "claude", Host: "other", Status: event.StatusFailed, Reason: s, Text: s},
+			{Agent: "codex", Status: event.StatusWorking, Prompt: s}}
+		for _, color := range []bool{false, true} {
+			got := Render(states, Options{Color: color, Now: now})
+			if color {
+				got = stripANSI(got)
+			}
+			if i, c := safetexttest.Find(got, true); i >= 0 {
+				t.Fatalf("color %v: %s at byte %d of %q", color, c, i, got)
+			}
+			if n := strings.Count(got, "\n"); n != len(states)+1 {
+				t.Fatalf("%d lines for %d states: %q", n, len(states), got)
+			}
+		}
+		if m := regexp.MustCompile(`\$[0-9]{12,}`).FindString(Render(states[:1], Options{})); m != "" {
+			t.Fatalf("cost %v shown as %s", cost, m)
 		}
 	})
 }

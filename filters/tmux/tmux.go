@@ -24,6 +24,9 @@ type Client struct {
 	once   sync.Once
 	bin    string // Bin found in $PATH
 	binErr error
+
+	verOnce sync.Once
+	ver     string // what tmux -V says, "" if it said nothing
 }
 
 // Error is a failed tmux command, with what tmux said.
@@ -164,8 +167,20 @@ func (c *Client) SendKeys(ctx context.Context, target string, keys ...string) er
 
 // SendLiteral types text into a pane as literal characters (send-keys -l).
 func (c *Client) SendLiteral(ctx context.Context, target, text string) error {
-	_, err := c.Run(ctx, "send-keys", "-t", target, "-l", "--", text)
+	_, err := c.Run(ctx, "send-keys", "-t", target, "-l", "--", Arg(text))
 	return err
+}
+
+// Arg is s as one argument of a tmux command line that tmux keeps as it
+// is. tmux reads an argument ending in ";" as the end of a command (the
+// ";" dropped: "end;" typed "end", ";" alone typed nothing) and one ending
+// in "\;" as ending in ";": a backslash before the last ";" gives it
+// back whatever comes before it.
+func Arg(s string) string {
+	if !strings.HasSuffix(s, ";") {
+		return s
+	}
+	return s[:len(s)-1] + `\;`
 }
 
 // Paste puts text into a pane as one paste (paste-buffer -p: with the
@@ -173,7 +188,7 @@ func (c *Client) SendLiteral(ctx context.Context, target, text string) error {
 // a buffer of this process's own, deleted after.
 func (c *Client) Paste(ctx context.Context, target, text string) error {
 	buf := "ag-paste-" + strconv.Itoa(os.Getpid())
-	_, err := c.Run(ctx, "set-buffer", "-b", buf, "--", text, ";", "paste-buffer", "-p", "-d", "-b", buf, "-t", target)
+	_, err := c.Run(ctx, "set-buffer", "-b", buf, "--", Arg(text), ";", "paste-buffer", "-p", "-d", "-b", buf, "-t", target)
 	return err
 }
 

@@ -19,11 +19,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/glance"
 	"github.com/agwatch/ag/filters/hostname"
+	"github.com/agwatch/ag/filters/safetext"
 )
 
 // Pane options, in the order they are set.
@@ -77,7 +77,11 @@ func PaneValues(st *event.Event) Values {
 	put("@ag_agent", st.Agent)
 	put("@ag_session", st.Session)
 	put("@ag_status", st.Status)
-	put("@ag_icon", glance.Icon(st.Status, st.Attention))
+	if glance.Unread(st) {
+		put("@ag_icon", glance.UnreadIcon) // named, not read: not known
+	} else {
+		put("@ag_icon", glance.Icon(st.Status, st.Attention))
+	}
 	if st.Status == event.StatusWaiting {
 		put("@ag_attention", st.Attention)
 	}
@@ -100,32 +104,13 @@ func PaneValues(st *event.Event) Values {
 	return v
 }
 
-// clean makes a value safe to show in a status line: no control
-// characters, no '#' (tmux would read #[style] in it), no trailing ';',
-// at most 64 runes.
-// Statuses and ids pass unchanged; a tool or model name from the agent is
-// data, not format.
+// clean makes a value safe to show in a status line (safetext.Tmux): no
+// control or bidi characters, every '#' doubled (tmux shows "#" and reads
+// no #[style], #{…} or #(…) in it), at most 64 runes, and no trailing ';'
+// (tmux would read it as "this, then a new command"). Statuses and ids
+// pass unchanged; a tool or model name from the agent is data, not format.
 func clean(s string) string {
-	ok := true
-	for _, r := range s {
-		if r == '#' || unicode.IsControl(r) || r == unicode.ReplacementChar {
-			ok = false
-			break
-		}
-	}
-	if !ok {
-		s = strings.Map(func(r rune) rune {
-			if r == '#' || unicode.IsControl(r) || r == unicode.ReplacementChar {
-				return -1
-			}
-			return r
-		}, s)
-	}
-	if r := []rune(s); len(r) > 64 {
-		s = string(r[:64])
-	}
-	// tmux reads an argument ending in ';' as "this, then a new command".
-	return strings.TrimRight(s, ";")
+	return strings.TrimRight(safetext.Tmux(s, 64), ";")
 }
 
 // Model keeps the latest state of every live session. Sessions of other
@@ -188,7 +173,7 @@ func (m *Model) Update(st *event.Event) {
 	// Keep only what the options show: the model outlives many states.
 	m.sessions[k] = &event.Event{T: st.T, Agent: st.Agent, Session: st.Session, Pane: st.Pane,
 		TTY: st.TTY, PID: st.PID, Host: st.Host, Status: st.Status, Attention: st.Attention, Tool: st.Tool,
-		Model: st.Model, Context: st.Context, Limits: st.Limits, Gen: st.Gen, Stale: st.Stale}
+		Model: st.Model, Context: st.Context, Limits: st.Limits, Gen: st.Gen, Stale: st.Stale, Reason: st.Reason}
 }
 
 // older reports whether st is older than held: earlier, or as old with a

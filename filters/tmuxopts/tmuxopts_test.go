@@ -175,7 +175,7 @@ func TestPaneValuesMetersAndCleaning(t *testing.T) {
 	})
 	v := PaneValues(&e)
 	want := Values{"@ag_agent": "claude", "@ag_session": "s", "@ag_status": "waiting", "@ag_icon": "⏳",
-		"@ag_attention": "permission", "@ag_tool": "mcp__x[fg=red]", "@ag_model": "gpt-5[1m",
+		"@ag_attention": "permission", "@ag_tool": "mcp__x##[fg=red]", "@ag_model": "gpt-5[1m",
 		"@ag_context_left": "42", "@ag_limit_5h": "13", "@ag_limit_week": "3"}
 	for k, x := range want {
 		if v[k] != x {

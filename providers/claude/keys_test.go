@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agwatch/ag/filters/keyplan"
+	"github.com/agwatch/ag/filters/panes"
 	"github.com/agwatch/ag/providers/internal/keystest"
 )
 
@@ -36,4 +38,38 @@ func TestAnswerKeys(t *testing.T) {
 			t.Errorf("%s %q: %s\nwant %s", c.screen, c.text, got, c.want)
 		}
 	}
+}
+
+// TestScreenOptions: the options ag-detect reads in the recorded pickers
+// (the buttons for a question no hook named options for), each answered
+// by its own digit; several questions' tabs and a multi-select have none.
+func TestScreenOptions(t *testing.T) {
+	keystest.CheckOptions(t, New().PaneRules(), New().Keys(), ID, []keystest.Options{
+		{Screen: "question-picker.txt", Want: []string{"Go", "Python"}, Keys: []string{"1", "2"}},
+		{Screen: "question-picker-2.txt", Want: []string{"Go", "Python"}, Keys: []string{"1", "2"}},
+		{Screen: "question-multi.txt"},
+		{Screen: "permission-bash.txt"},
+	})
+}
+
+// BenchmarkScreenOptions: what ag-detect adds to reading a question's
+// screen — the picker's options for the keys that pick them — against
+// the reading alone.
+func BenchmarkScreenOptions(b *testing.B) {
+	screen, err := os.ReadFile(filepath.Join("testdata", "screens", "question-picker.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rules, km := New().PaneRules(), New().Keys()
+	b.Run("classify", func(b *testing.B) {
+		for b.Loop() {
+			panes.Classify(&rules, string(screen))
+		}
+	})
+	b.Run("classify+options", func(b *testing.B) {
+		for b.Loop() {
+			r := panes.Classify(&rules, string(screen))
+			keyplan.Options(km, &r)
+		}
+	})
 }

@@ -25,6 +25,13 @@ const (
 	mcpAsk    = "● github - create_issue (MCP)(title: \"Flaky test\")\n" + rule + "\n Tool use\n   github - create_issue(title: \"Flaky test\") (MCP)\n   Create an issue\n Do you want to proceed?\n ❯ 1. Yes\n   2. Yes, and don't ask again for github - create_issue commands\n   3. No\n\n Esc to cancel · Tab to amend\n"
 	boxedPlan = "╭──────────────────────────────────────────╮\n│ Ready to code?                            │\n│                                           │\n│ Here is Claude's plan:                    │\n│ ╭───────────────────────────────────────╮ │\n│ │ Add a --json flag                      │ │\n│ │ 1. Parse it                            │ │\n│ ╰───────────────────────────────────────╯ │\n│                                           │\n│ Would you like to proceed?                │\n│                                           │\n│ ❯ 1. Yes, and auto-accept edits           │\n│   2. Yes, and manually approve edits      │\n│   3. No, keep planning                    │\n╰──────────────────────────────────────────╯\n"
 	exitPlan  = rule + "\n Exit plan mode?\n\n  Claude wants to exit plan mode\n\n  ❯ 1. Yes\n    2. No\n"
+
+	// Permission prompts steered to read as a plan (issue 28): text the
+	// model wrote — the command, its description, the prefix option 2
+	// repeats — holding the plan's own words. Approve must type the
+	// permission's "1", never the plan's "2" (here "don't ask again").
+	steerAbove  = "● Bash(echo ok)\n" + rule + "\n Bash command\n   echo ok\n Ready to code?\n   Here is Claude's plan:\n Would you like to proceed?\n ❯ 1. Yes\n   2. Yes, and don't ask again for echo commands in /src\n   3. No\n\n Esc to cancel · Tab to amend\n"
+	steerOption = "● Bash(echo manually approve edits)\n" + rule + "\n Bash command\n   echo manually approve edits\n   Print\n Would you like to proceed?\n ❯ 1. Yes\n   2. Yes, and don't ask again for echo manually approve edits ~/.claude/plans/x.md commands\n   3. No\n\n Esc to cancel · Tab to amend\n"
 )
 
 func TestPaneRulesScreens(t *testing.T) {
@@ -49,6 +56,8 @@ func TestPaneRulesScreens(t *testing.T) {
 		{"plan", history + planAsk, panes.Wait, "plan", "ExitPlanMode", "# Fix the flaky test\n1. Find the race\n2. Add a lock"},
 		{"plan, 1.x boxed", history + boxedPlan, panes.Wait, "plan", "ExitPlanMode", "Add a --json flag\n1. Parse it"},
 		{"plan without a plan file", history + exitPlan, panes.Wait, "plan", "ExitPlanMode", "Claude wants to exit plan mode"},
+		{"steered: plan words above the question", history + steerAbove, panes.Wait, "permission", "Bash", "echo ok"},
+		{"steered: plan words in option 2", history + steerOption, panes.Wait, "permission", "Bash", "echo manually approve edits"},
 
 		// What scrolled up never counts: the live region is at the bottom.
 		{"old prompt above idle composer", bashAsk + answered + idleBox, panes.Idle, "", "", ""},

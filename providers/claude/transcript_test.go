@@ -423,7 +423,7 @@ func BenchmarkCorpus(b *testing.B) {
 		}
 	})
 	b.Run("stdlib", func(b *testing.B) {
-		// What skim is kept for (README, "Written by hand"): the same
+		// What skim is kept for (doc/figures.md, "Written by hand"): the same
 		// members through encoding/json into a struct that names them.
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {

@@ -20,7 +20,16 @@ var (
 //     interrupted ("■ Conversation interrupted"), the session lives on.
 //   - no reply on a permission: Escape interrupts rather than opening a
 //     feedback composer, so a deny-with-feedback cannot be typed.
-//   - no plan approval and no question picker ag can answer by keys.
+//   - question (request_user_input, Plan mode, 0.171.0): a digit picks
+//     its row and answers at once (on a form, the next question comes);
+//     an own answer goes Down to "None of the above", Tab opens its notes,
+//     the text, Enter ("answer: None of the above", "note: <text>").
+//     Escape interrupts the turn.
+//   - plan (Plan mode's "Implement this plan?", 0.171.0): a digit picks
+//     its row at once. 1 implements it (Default mode, "Implement the
+//     plan." sent); 3 stays in Plan mode, the composer ready for what to
+//     change (Escape does the same); 2 would clear the context: never
+//     typed.
 //   - reply when finished: straight into the idle composer. A leading "/"
 //     is a slash command and one space in front defuses it; a leading "!"
 //     is shell mode even after spaces (Codex keys it on the first
@@ -30,6 +39,12 @@ func (*Provider) Keys() provider.KeyMap {
 	return provider.KeyMap{
 		Approve:         []string{"Enter"},
 		Deny:            []string{"Escape"},
+		PlanApprove:     []string{"1"},
+		PlanDeny:        []string{"3"},
+		PlanPrelude:     []string{"3"},
+		AnswerRow:       provider.RowsByDown,
+		AnswerPrelude:   []string{"Tab"},
+		Input:           []string{paneNotes, paneDraft},
 		FinishedPrelude: []string{},
 		DefuseLeading:   " ",
 		UnsafeReply:     unsafeReply,

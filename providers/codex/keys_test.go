@@ -3,11 +3,14 @@ package codex
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"testing"
 
+	"github.com/agwatch/ag/filters/panes"
+	"github.com/agwatch/ag/providers/internal/keystest"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -16,8 +19,11 @@ func TestKeys(t *testing.T) {
 	if len(k.Approve) != 1 || k.Approve[0] != "Enter" || len(k.Deny) != 1 || k.Deny[0] != "Escape" {
 		t.Errorf("approve/deny %v %v", k.Approve, k.Deny)
 	}
-	if k.PermissionPrelude != nil || k.AnswerPrelude != nil || k.PlanApprove != nil || k.PlanPrelude != nil {
-		t.Error("Codex offers no reply on a permission, no answer, no plan keys")
+	if k.PermissionPrelude != nil {
+		t.Error("Codex offers no reply on a permission")
+	}
+	if !slices.Equal(k.PlanApprove, []string{"1"}) || !slices.Equal(k.PlanDeny, []string{"3"}) || !slices.Equal(k.PlanPrelude, []string{"3"}) {
+		t.Errorf("plan keys %v %v %v; want 1 (implement), 3 (stay in Plan mode), 3 then the reply", k.PlanApprove, k.PlanDeny, k.PlanPrelude)
 	}
 	if k.FinishedPrelude == nil || len(k.FinishedPrelude) != 0 {
 		t.Error("reply when finished goes straight into the composer")
@@ -164,6 +170,46 @@ func TestSessionFromArgv(t *testing.T) {
 	} {
 		if got := SessionFromArgv(tc.argv); got != tc.want {
 			t.Errorf("SessionFromArgv(%q) = %q; want %q", tc.argv, got, tc.want)
+		}
+	}
+}
+
+// TestQuestionKeys: request_user_input's picker (Plan mode, recorded on
+// 0.171.0): its options read from the screen, each picked by Down and
+// Enter (a digit would do as well); an own answer goes Down to "None of the
+// above", Tab opens its notes, the text, Enter; on a form, the question on
+// screen is the one answered.
+func TestQuestionKeys(t *testing.T) {
+	rules, km := New().PaneRules(), New().Keys()
+	keystest.CheckOptions(t, rules, km, ID, []keystest.Options{
+		{Screen: "question.txt", Want: []string{"Blue", "Green"}, Keys: []string{"Enter", "Down, 30ms, Enter"}},
+		{Screen: "question-form1.txt", Want: []string{"Small", "Large"}, Keys: []string{"Enter", "Down, 30ms, Enter"}},
+		{Screen: "question-form2.txt", Want: []string{"Blue", "Green"}, Keys: []string{"Enter", "Down, 30ms, Enter"}},
+	})
+	b, err := os.ReadFile("testdata/screens/question.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := keystest.Answer(t, rules, km, ID, string(b), "Teal please")
+	if !strings.HasPrefix(got, "Down, 30ms, Down, 30ms, Tab, ") || !strings.HasSuffix(got, `"Teal please", 150ms, Enter once shown`) {
+		t.Errorf("an own answer: %s; want Down, Down, Tab, the text, Enter", got)
+	}
+	// The notes field holding the text is what ag-keys waits for before
+	// its Enter (KeyMap.Input).
+	for name, want := range map[string]struct{ screen, text string }{
+		paneNotes: {"question-notes.txt", "Teal please"},
+		paneDraft: {"draft.txt", "draft text not sent"}, // a plan's reply, typed in the composer
+	} {
+		b, _ := os.ReadFile("testdata/screens/" + want.screen)
+		for _, st := range rules.States {
+			if st.Name != name {
+				continue
+			}
+			st.Aside = false
+			r := panes.Classify(&panes.Rules{States: []panes.State{st}}, string(b))
+			if r.State != name || r.Text != want.text {
+				t.Errorf("%s: %+v; want its text %q", name, r, want.text)
+			}
 		}
 	}
 }

@@ -21,6 +21,14 @@ func TestPaneRules(t *testing.T) {
 		{"permission-40x16", "permission", "permission", "Bash", "echo narrow > narrow.txt"},
 		{"denied", "idle", "", "", ""}, // the prompt is gone: Escape returned to the composer
 		{"draft", "", "", "", ""},      // a typed draft is neither idle nor a wait
+		// request_user_input in Plan mode: the question, not its
+		// footer's "esc to interrupt" (working).
+		{"question", "question", "question", "request_user_input", "Which colour?"},
+		{"question-notes", "question", "question", "request_user_input", "Which colour?"},
+		{"question-form1", "question", "question", "request_user_input", "Which size?"},
+		{"question-form2", "question", "question", "request_user_input", "Which colour?"},
+		{"question-esc", "idle", "", "", ""}, // Escape interrupted the turn
+		{"plan", "plan", "plan", "", "# Add a greeting\n1. Write the code.\n2. Test it."},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			b, err := os.ReadFile("testdata/screens/" + tc.file + ".txt")

@@ -20,6 +20,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/agwatch/ag/filters/regfile"
 )
 
 // BackupSuffix names a file's backup, beside the path as given (so a
@@ -33,6 +35,7 @@ const NewFileMode fs.FileMode = 0o600
 type Tx struct {
 	files map[string]*file
 	order []string // paths in the order first read or staged
+	made  []string // folders Commit created, deepest first
 }
 
 type file struct {
@@ -48,6 +51,9 @@ type file struct {
 	ours     bool // the installer says orig holds nothing but ag's: no backup
 }
 
+// maxConfig bounds an agent's config file ag reads: settings are kilobytes.
+const maxConfig = 16 << 20
+
 // New returns an empty transaction.
 func New() *Tx { return &Tx{files: map[string]*file{}} }
 
@@ -61,8 +67,12 @@ func (tx *Tx) get(path string) (*file, error) {
 		return nil, err
 	}
 	f := &file{path: path, target: target, mode: NewFileMode}
-	data, err := os.ReadFile(target)
+	// regfile: a FIFO in the config's place would hold the command in
+	// open(2); anything but a regular file is refused below.
+	data, err := regfile.ReadFile(target, maxConfig)
 	switch {
+	case errors.Is(err, regfile.ErrNotRegular):
+		return nil, fmt.Errorf("%s: not a regular file", path)
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, err
@@ -185,7 +195,7 @@ func (tx *Tx) Commit() ([]Change, error) {
 	changes := tx.Changes()
 	for _, c := range changes {
 		f := tx.files[c.Path]
-		now, err := os.ReadFile(f.target)
+		now, err := regfile.ReadFile(f.target, maxConfig)
 		if errors.Is(err, fs.ErrNotExist) {
 			now, err = nil, nil
 			if f.exists {
@@ -204,6 +214,12 @@ func (tx *Tx) Commit() ([]Change, error) {
 			if err := writeAtomic(c.Backup, f.orig, f.mode); err != nil {
 				return nil, fmt.Errorf("backup of %s: %w", c.Path, err)
 			}
+		}
+	}
+	var missing []string // folders the new files need that are not there yet
+	for _, c := range changes {
+		if f := tx.files[c.Path]; !f.remove {
+			missing = append(missing, absent(filepath.Dir(f.target))...)
 		}
 	}
 	// Stage every new file before replacing any.
@@ -244,7 +260,28 @@ func (tx *Tx) Commit() ([]Change, error) {
 		}
 		done = append(done, f)
 	}
+	for _, d := range missing {
+		if exists(d) && !slices.Contains(tx.made, d) {
+			tx.made = append(tx.made, d)
+		}
+	}
 	return changes, nil
+}
+
+// Made lists the folders the last Commit created for the files it wrote,
+// deepest first: an uninstall may remove them once they are empty again.
+func (tx *Tx) Made() []string { return tx.made }
+
+// absent is dir and those of its parents that do not exist, deepest first.
+func absent(dir string) []string {
+	var out []string
+	for d := filepath.Clean(dir); !exists(d); d = filepath.Dir(d) {
+		out = append(out, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return out
 }
 
 // restore puts back what was on disk before Commit replaced it.

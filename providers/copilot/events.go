@@ -379,6 +379,7 @@ func (p *Events) toolStart(d *data, t time.Time, key string) event.Event {
 		e := p.ev(event.Wait, t, key)
 		e.Attention, e.Tool, e.ToolID = event.AttnQuestion, d.ToolName, d.ToolCallID
 		e.Text = event.Clamp(toolargs.Field(d.Arguments, "message"), toolargs.MaxText)
+		e.Options = copilothook.AskOptions(d.Arguments)
 		return e
 	case copilothook.ToolExitPlan:
 		e := p.ev(event.Wait, t, key)

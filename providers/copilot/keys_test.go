@@ -9,6 +9,7 @@ import (
 	"github.com/agwatch/ag/filters/keyplan"
 	"github.com/agwatch/ag/filters/notify"
 	"github.com/agwatch/ag/filters/panes"
+	"github.com/agwatch/ag/providers/internal/keystest"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -129,4 +130,18 @@ func TestDetect(t *testing.T) {
 			t.Errorf("%q: session %q", tc.argv, got)
 		}
 	}
+}
+
+// TestScreenOptions: the options ag-detect reads in the recorded forms,
+// each reached by Up or Down from the cursor and Enter; "Other" is none,
+// and a form of several fields (tabs) or a text field has none.
+func TestScreenOptions(t *testing.T) {
+	keystest.CheckOptions(t, New().PaneRules(), New().Keys(), ID, []keystest.Options{
+		{Screen: "question.txt", Want: []string{"postgres", "sqlite"}, Keys: []string{"Enter", "Down, 30ms, Enter"}},
+		{Screen: "question-other.txt", Want: []string{"Blue", "Green"}, Keys: []string{"Up, 30ms, Up, 30ms, Enter", "Up, 30ms, Enter"}},
+		{Screen: "question-two.txt"},
+		{Screen: "question-two-second.txt"},
+		{Screen: "question-text.txt"},
+		{Screen: "permission-shell.txt"},
+	})
 }

@@ -94,8 +94,10 @@ func (*Provider) PaneRules() panes.Rules {
 			// A field's choices sit two columns in ("   Green", "❯ Blue"),
 			// the title, the question and the tab row of several fields
 			// one; "Other (type your answer)" is last.
+			// Several fields: their tab row above, "[Colour]  Size".
 			Rows: &panes.Rows{Row: re(`^ (?:❯ |  )(\S.*?)\s*$`), Cursor: re(`^ ❯ `),
-				Target: re(`(?i)^ (?:❯ |  )Other \(type your answer(?: below)?\)\s*$`), Within: 12},
+				Target: re(`(?i)^ (?:❯ |  )Other \(type your answer(?: below)?\)\s*$`),
+				Tabs:   re(`^\s*(?:\[[^\]]+\]\s{2,}\S|\S.*\s{2,}\[[^\]]+\])`), Within: 12},
 		},
 		panes.State{
 			Name: "permission", Kind: panes.Wait, Attention: event.AttnPermission,

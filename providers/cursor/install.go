@@ -40,6 +40,7 @@ func (*Provider) spec(hook string) *flathooks.Spec {
 			w := hookjson.Words(command)
 			return len(w) == 2 && filepath.Base(w[0]) == "ag-hook" && w[1] == ID
 		},
+		Defaults: []hookjson.Member{version},
 	}
 }
 

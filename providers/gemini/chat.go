@@ -358,6 +358,7 @@ func (c *Chat) gemini(r *record, ms *msgSeen, t time.Time, emit func(*event.Even
 			e := c.ev(event.ToolStart, t, tc.ID)
 			e.Tool, e.ToolID = tc.Name, tc.ID
 			e.Text = geminihook.ToolSummary(tc.Name, tc.Args)
+			e.Options = geminihook.ToolOptions(tc.Name, tc.Args)
 			emit(&e)
 			ms.Tools[tc.ID] = false
 		}

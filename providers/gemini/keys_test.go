@@ -144,3 +144,18 @@ func TestAnswerKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestScreenOptions: the options ag-detect reads in the recorded dialogs,
+// each answered by its digit: a choice's, its custom value left out; a
+// custom value typed in (its row no longer reads "Enter a custom value"),
+// a tab of several questions and a text question have none.
+func TestScreenOptions(t *testing.T) {
+	keystest.CheckOptions(t, New().PaneRules(), New().Keys(), ID, []keystest.Options{
+		{Screen: "question.txt", Want: []string{"Blue", "Green"}, Keys: []string{"1", "2"}},
+		{Screen: "question-typed.txt"},
+		{Screen: "question-yesno.txt"},
+		{Screen: "question-tabs.txt"},
+		{Screen: "question-review.txt"},
+		{Screen: "permission.txt"},
+	})
+}

@@ -139,8 +139,10 @@ func (*Provider) PaneRules() panes.Rules {
 				// Its options (each description under its row is no row),
 				// "Enter a custom value" last: an answer that is a label
 				// is that option's digit.
+				// Several questions: the tab line, "← □ Name │ □ Go │ ≡
+				// Review →", above.
 				Rows: &panes.Rows{Row: re(`^\s*(?:●\s*)?\d+\.\s+(\S.*?)\s*$`), Cursor: re(`^\s*●`),
-					Target: re(`(?i)\benter a custom value\s*$`), Within: 30},
+					Target: re(`(?i)\benter a custom value\s*$`), Tabs: re(`^\s*←.*→\s*$`), Within: 30},
 			},
 			{
 				Name: paneAnswer, Kind: panes.Wait, Attention: event.AttnQuestion, Tool: geminihook.ToolAskUser,

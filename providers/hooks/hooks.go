@@ -9,15 +9,21 @@ package hooks
 import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/antigravity/agyhook"
+	"github.com/agwatch/ag/providers/auggie/auggiehook"
 	"github.com/agwatch/ag/providers/claude/claudehook"
+	"github.com/agwatch/ag/providers/cline/clinehook"
 	"github.com/agwatch/ag/providers/codex/codexhook"
 	"github.com/agwatch/ag/providers/copilot/copilothook"
+	"github.com/agwatch/ag/providers/crush/crushhook"
 	"github.com/agwatch/ag/providers/cursor/cursorhook"
+	"github.com/agwatch/ag/providers/droid/droidhook"
 	"github.com/agwatch/ag/providers/gemini/geminihook"
+	"github.com/agwatch/ag/providers/kilo/kilohook"
 	"github.com/agwatch/ag/providers/omp/omphook"
 	"github.com/agwatch/ag/providers/opencode/opencodehook"
 	"github.com/agwatch/ag/providers/pi/pihook"
 	"github.com/agwatch/ag/providers/provider"
+	"github.com/agwatch/ag/providers/qwen/qwenhook"
 )
 
 // Mapper is what ag-hook needs of an agent: provider.Hooked without the
@@ -28,6 +34,15 @@ type Mapper interface {
 	ProcessNames() []string
 	// MapHook turns one hook payload into the events it means.
 	MapHook(payload []byte, hc provider.HookContext) ([]event.Event, error)
+}
+
+// Batcher is an agent whose hook is handed several JSON lines at once
+// (ag's own plugins and extensions batch the events that came while an
+// earlier ag-hook ran, and close stdin after them): its stdin is read to
+// the end. Any other hook is read until its one JSON object is whole, so
+// an agent that keeps stdin open does not hold it.
+type Batcher interface {
+	Batches() bool
 }
 
 // Answerer is an agent whose hooks must print something even when they
@@ -51,10 +66,16 @@ func All() []Mapper {
 		geminihook.Mapper{},
 		agyhook.Mapper{},
 		opencodehook.Mapper{},
+		kilohook.Mapper{},
 		omphook.Mapper{},
 		pihook.Mapper{},
 		copilothook.Mapper{},
 		cursorhook.Mapper{},
+		qwenhook.Dialect(),
+		droidhook.Dialect(),
+		auggiehook.Mapper{},
+		crushhook.Mapper{},
+		clinehook.Mapper{},
 	}
 }
 

@@ -36,7 +36,9 @@ func (*Provider) PaneRules() panes.Rules {
 			Anchor: re(`^\s*Enter select · n note · ↑/↓ move\b`),
 			All:    []panes.Near{{Re: re(`^\s*❯?\s*○ Other \(type your own\)\s*$`), From: -30, To: -1}},
 			Bottom: 2,
-			Rows:   &panes.Rows{Row: re(`^\s*(?:❯\s*)?[○◉]\s+(.*?)\s*$`), Cursor: re(`^\s*❯`), Target: re(`○ Other \(type your own\)\s*$`), Within: 30},
+			// Several questions: a tab bar whose last tab is "Submit".
+			Rows: &panes.Rows{Row: re(`^\s*(?:❯\s*)?[○◉]\s+(.*?)\s*$`), Cursor: re(`^\s*❯`), Target: re(`○ Other \(type your own\)\s*$`),
+				Tabs: re(`^\s*[^\s○◉☐❯].*\s{2,}Submit\s*$`), Within: 30},
 			Text: &panes.Text{From: re(`^\s*╭─ Ask\b`), Within: 30, Lines: 1,
 				Skip: re(`^\s*(?:$|[─├┤]+$|\S+(?:\s{2,}\S+)*\s{2,}Submit$)`), Stop: re(`^\s*(?:❯\s*)?[○◉]\s`)},
 		}, {

@@ -112,3 +112,13 @@ func TestAnswerKeys(t *testing.T) {
 		t.Error("an answer typed with no picker on the pane")
 	}
 }
+
+// TestScreenOptions: the options ag-detect reads in the recorded ask
+// pickers, each reached by Up or Down and Enter; "Other" is none.
+func TestScreenOptions(t *testing.T) {
+	keystest.CheckOptions(t, New().PaneRules(), New().Keys(), ID, []keystest.Options{
+		{Screen: "ask.txt", Want: []string{"Blue", "Green", "Red"}, Keys: []string{"Enter", "Down, 30ms, Enter", "Down, 30ms, Down, 30ms, Enter"}},
+		{Screen: "ask-other.txt", Want: []string{"Blue", "Green", "Red"}, Keys: []string{"Up, 30ms, Up, 30ms, Up, 30ms, Enter", "Up, 30ms, Up, 30ms, Enter", "Up, 30ms, Enter"}},
+		{Screen: "approval.txt"},
+	})
+}

@@ -17,9 +17,14 @@ import "github.com/agwatch/ag/providers/provider"
 //     with no reason. Enter waits until the pane shows that dialog: sent
 //     30 ms after Escape it was lost about one time in two in make e2e
 //     (the permission dialog stayed), where it had passed 3 of 3.
-//   - question picker: Escape dismisses the question and ends the turn
-//     (question.rejected); typed text goes only to its "Type your own
-//     answer" row, so no reply is offered on a question.
+//   - question picker ("1. a.go" … "3. Type your own answer", "↑↓ select
+//     enter submit  esc dismiss"): a digit picks that row and answers at
+//     once (question.replied), so an answer that is an option's label is
+//     its digit. Escape dismisses the question and ends the turn
+//     (question.rejected); typed text goes only into the own answer's
+//     input, and nothing typed from outside backs out of it, so no other
+//     answer or reply is offered on a question (OptionsByDigit), nor a
+//     digit while that input is open (question-own: it would be text).
 //   - reply when finished: straight into the composer; a leading "/" is a
 //     command and one space in front defuses it, but a leading "!" is
 //     shell mode even after spaces, and Enter would run it: refused.
@@ -28,12 +33,13 @@ func (*Provider) Keys() provider.KeyMap {
 		Approve:     []string{"Enter"},
 		Deny:        []string{"Escape"},
 		SubDeny:     []string{"Escape", "Enter"},
-		SubDenyThen: paneRejectReason,
+		SubDenyThen: PaneRejectReason,
 		// The reason dialog already up (Escape was pressed in the pane):
 		// Enter rejects; there is nothing to approve from it.
-		Screens:         map[string]provider.ScreenKeys{paneRejectReason: {Deny: []string{"Enter"}}},
+		Screens:         map[string]provider.ScreenKeys{PaneRejectReason: {Deny: []string{"Enter"}}},
+		AnswerRow:       provider.OptionsByDigit,
 		FinishedPrelude: []string{},
 		DefuseLeading:   " ",
-		UnsafeReply:     unsafeReply,
+		UnsafeReply:     UnsafeReply,
 	}
 }

@@ -57,32 +57,45 @@ func (*Provider) ProcessNames() []string { return opencodehook.Mapper{}.ProcessN
 // ConfigDir is OpenCode's global config directory: $XDG_CONFIG_HOME/opencode,
 // else ~/.config/opencode. OpenCode loads plugins from its plugins/ (and
 // plugin/) folder, and from a project's .opencode/ too.
-func ConfigDir(env paths.Env) string {
-	if d := env("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "opencode")
-	}
-	return filepath.Join(paths.Home(env), ".config", "opencode")
-}
+func ConfigDir(env paths.Env) string { return ConfigDirOf(env, "opencode") }
 
 // DataDir is where OpenCode keeps its database and logs:
 // $XDG_DATA_HOME/opencode, else ~/.local/share/opencode.
-func DataDir(env paths.Env) string {
-	if d := env("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "opencode")
-	}
-	return filepath.Join(paths.Home(env), ".local", "share", "opencode")
-}
+func DataDir(env paths.Env) string { return DataDirOf(env, "opencode") }
 
 // DBPath is OpenCode's SQLite database: $OPENCODE_DB, else opencode.db in
 // the data directory.
-func DBPath(env paths.Env) string {
-	if p := env("OPENCODE_DB"); p != "" {
+func DBPath(env paths.Env) string { return DBPathOf(env, "opencode", "OPENCODE_DB") }
+
+// ConfigDirOf is the config directory of an agent of the family named
+// name (OpenCode's, or a fork's): $XDG_CONFIG_HOME/<name>, else
+// ~/.config/<name>.
+func ConfigDirOf(env paths.Env, name string) string {
+	if d := env("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, name)
+	}
+	return filepath.Join(paths.Home(env), ".config", name)
+}
+
+// DataDirOf is its data directory: $XDG_DATA_HOME/<name>, else
+// ~/.local/share/<name>.
+func DataDirOf(env paths.Env, name string) string {
+	if d := env("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, name)
+	}
+	return filepath.Join(paths.Home(env), ".local", "share", name)
+}
+
+// DBPathOf is its database: $<envVar> (a relative path under the data
+// directory), else <name>.db in the data directory.
+func DBPathOf(env paths.Env, name, envVar string) string {
+	if p := env(envVar); p != "" {
 		if filepath.IsAbs(p) {
 			return p
 		}
-		return filepath.Join(DataDir(env), p)
+		return filepath.Join(DataDirOf(env, name), p)
 	}
-	return filepath.Join(DataDir(env), "opencode.db")
+	return filepath.Join(DataDirOf(env, name), name+".db")
 }
 
 // spec is the plugin file ag installs.
@@ -120,7 +133,9 @@ func (*Provider) Commands() provider.Commands {
 	}
 }
 
-func unsafeReply(text string) string {
+// UnsafeReply refuses a reply that starts with "!": shell mode even after
+// spaces, where Enter runs it (OpenCode, and Kilo, which kept the composer).
+func UnsafeReply(text string) string {
 	if strings.HasPrefix(strings.TrimLeft(text, " \t\r\n\v\f\u00a0\u3000"), "!") {
 		return "a reply starting with ! runs as a shell command in OpenCode"
 	}

@@ -20,6 +20,11 @@ func TestPaneRules(t *testing.T) {
 		{"permission-60x20", "permission", "permission", "bash", "echo narrow > narrow.txt"}, // the footer wraps under the buttons
 		{"sub-permission", "permission", "permission", "bash", "echo cap2 > cap2.txt"},
 		{"sub-reject", "reject-reason", "permission", "", ""},
+		{"question", "question", "question", "question", ""},
+		{"question-narrow", "question", "question", "question", ""},
+		{"question-own", "question-own", "question", "question", ""},
+		{"question-tabs", "question", "question", "question", ""},
+		{"question-multi", "question", "question", "question", ""},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			b, err := os.ReadFile("testdata/screens/" + tc.file + ".txt")

@@ -6,9 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +13,7 @@ import (
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/jsonscan"
 	"github.com/agwatch/ag/filters/paths"
+	"github.com/agwatch/ag/providers/internal/storedb"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -28,7 +26,7 @@ var (
 // program that reads stores links it (ag-tail: modernc.org/sqlite, pure
 // Go, so builds stay cgo-free); the others, which only detect or key
 // OpenCode, never pay for an SQLite engine at start.
-const Driver = "sqlite"
+const Driver = storedb.Driver
 
 // StorePaths: OpenCode keeps every session in one SQLite database.
 func (*Provider) StorePaths(env provider.Env) []string { return []string{DBPath(env)} }
@@ -43,7 +41,14 @@ func (*Provider) NewStoreReader(path string) provider.StoreReader {
 // NewStore is the reader of the database at path, with windows from the
 // config env names.
 func NewStore(path string, env paths.Env) *Store {
-	return &Store{path: path, Windows: newWindows(env).size}
+	return NewFamilyStore(ID, path, newWindows(env).size)
+}
+
+// NewFamilyStore is the reader of a database of OpenCode's schema kept by
+// agent (OpenCode, or a fork that kept it: Kilo's kilo.db), with windows
+// from the function given (nil: none).
+func NewFamilyStore(agent, path string, windows func(model string) int64) *Store {
+	return &Store{agent: agent, path: path, Windows: windows}
 }
 
 // Store reads OpenCode's database: each finished step (a `step-finish`
@@ -60,6 +65,7 @@ func NewStore(path string, env paths.Env) *Store {
 // stands on; when it is gone or another part (VACUUM renumbers rows too),
 // the steps made since the newest one read are found by their time.
 type Store struct {
+	agent   string // the id its events carry ("": OpenCode's)
 	path    string
 	db      *sql.DB
 	last    int64  // rowid of the newest step read
@@ -74,16 +80,10 @@ const batch = 2000
 // Read emits a meter for every step finished since the last Read.
 func (s *Store) Read(emit func(*event.Event)) error {
 	if s.db == nil {
-		if _, err := os.Stat(s.path); errors.Is(err, fs.ErrNotExist) {
-			return nil // OpenCode has not run yet
+		db, err := storedb.Open(s.path)
+		if db == nil {
+			return err // or OpenCode has not run yet
 		}
-		u := url.URL{Scheme: "file", Path: s.path, RawQuery: "mode=ro&_pragma=busy_timeout(2000)&_pragma=query_only(1)"}
-		db, err := sql.Open(Driver, u.String())
-		if err != nil {
-			return err
-		}
-		db.SetMaxOpenConns(1)
-		db.SetConnMaxIdleTime(time.Second) // let go of the file between reads
 		s.db = db
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -193,6 +193,14 @@ type stepRow struct {
 	cost                float64
 }
 
+// id is the agent id the store's events carry.
+func (s *Store) id() string {
+	if s.agent == "" {
+		return ID
+	}
+	return s.agent
+}
+
 // meter is a step's meter event; ok is false for a row that is not one
 // (a part whose JSON does not read).
 func (s *Store) meter(r *stepRow) (event.Event, bool) {
@@ -203,9 +211,9 @@ func (s *Store) meter(r *stepRow) (event.Event, bool) {
 	msg, _ := decode(r.message)
 	tok := obj(part["tokens"])
 	cache := obj(tok["cache"])
-	e := event.New(event.Meter, time.UnixMilli(r.created), ID, r.session)
+	e := event.New(event.Meter, time.UnixMilli(r.created), s.id(), r.session)
 	e.Src = event.SrcLog
-	e.ID = event.MakeID(event.SrcLog, ID, "step", strconv.FormatInt(r.rowid, 10), r.session, strconv.FormatInt(r.created, 10))
+	e.ID = event.MakeID(event.SrcLog, s.id(), "step", strconv.FormatInt(r.rowid, 10), r.session, strconv.FormatInt(r.created, 10))
 	e.Transcript = s.path
 	if r.parent != "" {
 		e.Session, e.Sub = r.parent, r.session
@@ -293,7 +301,7 @@ func (s *Store) Restore(b []byte) error {
 		return err
 	}
 	if c.V != 1 || c.RowID < 0 {
-		return fmt.Errorf("opencode store checkpoint: version %d", c.V)
+		return fmt.Errorf("%s store checkpoint: version %d", s.id(), c.V)
 	}
 	s.last, s.lastID, s.created = c.RowID, c.ID, c.Created
 	return nil

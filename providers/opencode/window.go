@@ -22,15 +22,28 @@ type windows struct {
 }
 
 func newWindows(env paths.Env) *windows {
-	cache := env("XDG_CACHE_HOME")
-	if cache == "" || !filepath.IsAbs(cache) {
-		cache = filepath.Join(paths.Home(env), ".cache")
-	}
 	dir := ConfigDir(env)
 	return &windows{files: []string{
 		filepath.Join(dir, "opencode.json"), filepath.Join(dir, "opencode.jsonc"), filepath.Join(dir, "config.json"),
-		filepath.Join(cache, "opencode", "models.json"),
+		filepath.Join(CacheHome(env), "opencode", "models.json"),
 	}}
+}
+
+// CacheHome is $XDG_CACHE_HOME, else ~/.cache.
+func CacheHome(env paths.Env) string {
+	if cache := env("XDG_CACHE_HOME"); cache != "" && filepath.IsAbs(cache) {
+		return cache
+	}
+	return filepath.Join(paths.Home(env), ".cache")
+}
+
+// Windows is a model's context window ("provider/model", 0 when none is
+// declared) as the files declare it: configs (`provider.<id>.models.<id>.
+// limit.context`, JSON or JSONC by name) and models.dev lists (the same
+// under each provider), the first file naming a model winning. They are
+// read again when they change. For a fork of OpenCode, with its own files.
+func Windows(files ...string) func(model string) int64 {
+	return (&windows{files: files}).size
 }
 
 // size is model's window ("provider/model"), 0 when none is declared.

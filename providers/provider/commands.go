@@ -24,7 +24,7 @@ type Commands struct {
 	Bin       string // default launcher: "claude"
 	Resume    string // "{bin} --resume '{id}'"
 	Spawn     string // interactive with an initial prompt: "{bin} '{prompt}'"
-	Fork      string // new session id, same history: "{bin} --resume '{path}' --fork-session"
+	Fork      string // new session id, same history: "{bin} --resume '{path}' --fork-session", or by {id}
 	ModelFlag string // "--model"; after the launcher, or appended on a resume
 }
 
@@ -90,7 +90,30 @@ func (c Commands) ForkCommand(path string, l Launch) (string, error) {
 	case hasControl(path):
 		return "", fmt.Errorf("transcript %q has control characters", path)
 	}
+	if strings.Contains(c.Fork, "{id}") {
+		// An agent whose fork names the session (Qwen Code, Droid): its
+		// transcript is <session>.jsonl.
+		id := strings.TrimSuffix(path[strings.LastIndexByte(path, '/')+1:], ".jsonl")
+		if err := CheckSessionID(id); err != nil {
+			return "", err
+		}
+		return c.build("fork", c.Fork, "id", map[string]string{"id": id}, l, false)
+	}
 	return c.build("fork", c.Fork, "path", map[string]string{"path": path}, l, false)
+}
+
+// ForksByID reports whether Fork names the source by its session id
+// (Kilo: `kilo -s '{id}' --fork`, its sessions being rows of a database)
+// rather than by its transcript's path.
+func (c Commands) ForksByID() bool { return strings.Contains(c.Fork, "{id}") }
+
+// ForkIDCommand is the line that starts a new session continuing session
+// id's history, for a Fork that takes {id}.
+func (c Commands) ForkIDCommand(id string, l Launch) (string, error) {
+	if err := CheckSessionID(id); err != nil {
+		return "", err
+	}
+	return c.build("fork", c.Fork, "id", map[string]string{"id": id}, l, false)
 }
 
 func (c Commands) build(what, tmpl, required string, vals map[string]string, l Launch, appendModel bool) (string, error) {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/agwatch/ag/filters/panes"
@@ -19,6 +20,16 @@ type ProcRules struct {
 	Paths    []string // substrings of a whole token: "/claude-code/"
 	Not      []string // substrings of any token that veto a match: helpers, plugin hosts
 	NotNames []string // exact basenames of any token that veto a match: another program behind the same name
+	// NotArgs are arguments any of which vetoes a match, among the first
+	// few: the same binary started as no agent session (Cline's hub
+	// daemon, `cline --cline-hub-daemon`).
+	NotArgs []string
+	// Patterns are regular expressions over a whole token, for what a
+	// substring cannot say (an agent definition's argv patterns).
+	Patterns []*regexp.Regexp
+	// Runtimes are interpreters beyond Interpreters() whose script is
+	// looked at for this agent: python for an agent written in it.
+	Runtimes []string
 	// Launcher marks the forms that only start the agent: a process that
 	// matches through a launcher interpreter (Codex: `node …/.bin/codex`)
 	// has the real agent as a child, and the child is reported. Empty for
@@ -30,6 +41,15 @@ type ProcRules struct {
 	// from a pane to its session when hooks run elsewhere (Codex's shared
 	// background server), so two panes in one directory are told apart.
 	Session func(argv []string) string
+	// Helper, when set, vetoes a process of the agent's own program that
+	// is no session (Claude Code's daemon, pty hosts, spare processes and
+	// subcommands), by its command line.
+	Helper func(argv []string) bool
+	// Viewer, when set, reads a process that shows a session running
+	// elsewhere (`claude attach <job>`): the job, and the session id the
+	// agent's files give for it with the process's environment (getenv);
+	// "" and "" for any other process.
+	Viewer func(argv []string, getenv func(string) string) (job, session string)
 }
 
 // ProcMatch is what a process looked like to ProcRules.Match.
@@ -41,29 +61,52 @@ type ProcMatch struct {
 // Match reports whether a process with executable path exe and argument
 // vector argv is this agent.
 func (r ProcRules) Match(exe string, argv []string) ProcMatch {
+	return r.match(exe, argv, nil)
+}
+
+// Why is what made Match take the process, for people (ag-detect
+// --explain, the proc events' why): the token and the rule it met.
+func (r ProcRules) Why(exe string, argv []string) string {
+	var why string
+	if !r.match(exe, argv, &why).OK {
+		return ""
+	}
+	return why
+}
+
+func (r ProcRules) match(exe string, argv []string, why *string) ProcMatch {
 	var toks [3]string
+	var what [3]string
 	n := 0
-	add := func(s string) {
+	add := func(s, w string) {
 		if s != "" {
-			toks[n] = strings.ToLower(s)
+			toks[n], what[n] = strings.ToLower(s), w
 			n++
 		}
 	}
-	add(exe)
+	add(exe, "executable")
 	interp := ""
 	if len(argv) > 0 {
-		add(argv[0])
-		if b := base(argv[0]); isOneOf(b, Interpreters()) {
+		add(argv[0], "argv[0]")
+		if b := base(argv[0]); isOneOf(b, Interpreters()) || isOneOf(b, r.Runtimes) {
 			interp = b
 		}
 	}
-	if interp == "" && isOneOf(base(strings.ToLower(exe)), Interpreters()) {
-		interp = base(strings.ToLower(exe))
+	if b := base(strings.ToLower(exe)); interp == "" && (isOneOf(b, Interpreters()) || isOneOf(b, r.Runtimes)) {
+		interp = b
 	}
 	script := ""
 	if interp != "" {
 		script = ScriptArg(argv)
-		add(script)
+		add(script, "the script "+interp+" runs")
+	}
+	if r.Helper != nil && r.Helper(argv) {
+		return ProcMatch{}
+	}
+	for i := 1; i < len(argv) && i < maxArgs; i++ {
+		if isOneOf(argv[i], r.NotArgs) {
+			return ProcMatch{}
+		}
 	}
 	m := ProcMatch{}
 	for _, t := range toks[:n] {
@@ -77,12 +120,18 @@ func (r ProcRules) Match(exe string, argv []string) ProcMatch {
 		}
 	}
 	for i, t := range toks[:n] {
-		if r.matchToken(t) {
+		if rule := r.matchToken(t); rule != "" {
 			m.OK = true
+			if why != nil {
+				*why = what[i] + " " + t + ": " + rule
+			}
 			// Only the script token makes a launcher: an interpreter process
 			// whose own path says "codex" is the agent.
 			if script != "" && i == n-1 && isOneOf(interp, r.LauncherInterpreters) {
 				m.Launcher = true
+				if why != nil {
+					*why += " (a launcher: the agent is its child)"
+				}
 			} else {
 				m.Launcher = false
 				break
@@ -92,23 +141,32 @@ func (r ProcRules) Match(exe string, argv []string) ProcMatch {
 	return m
 }
 
-func (r ProcRules) matchToken(t string) bool {
+// matchToken names the rule a token meets, "" for none.
+func (r ProcRules) matchToken(t string) string {
 	b := base(t)
 	if isOneOf(b, r.Names) {
-		return true
+		return "name " + b
 	}
 	for _, p := range r.Prefixes {
 		if strings.HasPrefix(b, p) {
-			return true
+			return "prefix " + p
 		}
 	}
 	for _, p := range r.Paths {
 		if strings.Contains(t, p) {
-			return true
+			return "path " + p
 		}
 	}
-	return false
+	for _, re := range r.Patterns {
+		if re.MatchString(t) {
+			return "pattern " + re.String()
+		}
+	}
+	return ""
 }
+
+// maxArgs bounds how many arguments NotArgs looks at.
+const maxArgs = 8
 
 // ScriptArg is the first argument after argv[0] that is not a flag (the
 // script an interpreter runs), or "". Only the first few are looked at.

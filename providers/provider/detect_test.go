@@ -1,6 +1,9 @@
 package provider
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 func TestProcRulesMatch(t *testing.T) {
 	claude := ProcRules{Names: []string{"claude"}, Paths: []string{"/claude-code/"}}
@@ -9,6 +12,8 @@ func TestProcRulesMatch(t *testing.T) {
 		Not: []string{"codex-code-mode-host"}, LauncherInterpreters: []string{"node"}}
 	// agy-like: a name another program's launcher also goes by.
 	agy := ProcRules{Names: []string{"agy"}, NotNames: []string{"antigravity"}}
+	// Cline-like: the same binary runs a daemon that is no session.
+	cline := ProcRules{Names: []string{"cline"}, NotArgs: []string{"--cline-hub-daemon"}}
 	for _, tc := range []struct {
 		name string
 		r    ProcRules
@@ -33,6 +38,9 @@ func TestProcRulesMatch(t *testing.T) {
 		{"interpreter path itself", codex, "/opt/codex/node", []string{"/opt/codex/node", "x.js"}, ProcMatch{}},
 		{"same name, another program", agy, "/Applications/Antigravity.app/Contents/Resources/app/bin/antigravity", []string{"/usr/local/bin/agy"}, ProcMatch{}},
 		{"the name itself", agy, "/home/u/.local/bin/agy", []string{"agy", "-i", "x"}, ProcMatch{OK: true}},
+		{"a daemon of the same binary", cline, "/n/@cline/cli-linux-x64/bin/cline", []string{"/n/@cline/cli-linux-x64/bin/cline", "--cline-hub-daemon", "--cwd", "/p"}, ProcMatch{}},
+		{"the session itself", cline, "/n/@cline/cli-linux-x64/bin/cline", []string{"cline", "--id", "1_x"}, ProcMatch{OK: true}},
+		{"a prompt that names the flag", cline, "/usr/bin/cline", []string{"cline", "-m", "m", "-c", "/p", "-v", "-i", "x", "--cline-hub-daemon"}, ProcMatch{OK: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.r.Match(tc.exe, tc.argv); got != tc.want {
@@ -54,6 +62,34 @@ func TestScriptArg(t *testing.T) {
 	} {
 		if got := ScriptArg(tc.argv); got != tc.want {
 			t.Errorf("ScriptArg(%q) = %q, want %q", tc.argv, got, tc.want)
+		}
+	}
+}
+
+// TestRuntimesPatterns: an agent's own runtimes have their script looked
+// at (python is no interpreter for the others), patterns match whole
+// tokens, and Why names the token and the rule.
+func TestRuntimesPatterns(t *testing.T) {
+	aider := ProcRules{Names: []string{"aider"}, Runtimes: []string{"python3"},
+		Patterns: []*regexp.Regexp{regexp.MustCompile(`/aider-chat/.*/main\.py$`)}}
+	for _, tc := range []struct {
+		exe  string
+		argv []string
+		r    ProcRules
+		ok   bool
+		why  string
+	}{
+		{"/usr/bin/python3", []string{"python3", "/home/u/.local/bin/aider", "--yes"}, aider, true, "the script python3 runs /home/u/.local/bin/aider: name aider"},
+		{"/usr/bin/python3", []string{"python3", "-m", "aider"}, aider, true, "the script python3 runs aider: name aider"},
+		{"/usr/bin/python3", []string{"python3", "/v/aider-chat/x/main.py"}, aider, true, "the script python3 runs /v/aider-chat/x/main.py: pattern /aider-chat/.*/main\\.py$"},
+		{"/usr/bin/python3", []string{"python3", "/home/u/.local/bin/aider"}, ProcRules{Names: []string{"aider"}}, false, ""},
+		{"/usr/local/bin/aider", []string{"aider"}, aider, true, "executable /usr/local/bin/aider: name aider"},
+	} {
+		if got := tc.r.Match(tc.exe, tc.argv); got.OK != tc.ok {
+			t.Errorf("Match(%q, %q) = %+v, want OK %v", tc.exe, tc.argv, got, tc.ok)
+		}
+		if got := tc.r.Why(tc.exe, tc.argv); got != tc.why {
+			t.Errorf("Why(%q, %q) = %q, want %q", tc.exe, tc.argv, got, tc.why)
 		}
 	}
 }

@@ -20,6 +20,17 @@ type HookContext struct {
 	// agent ("ag-hook copilot preToolUse"), for agents whose payloads do
 	// not say which hook they are; "" when none is given.
 	Event string
+	// Getenv reads the hook's environment, the agent's own (Claude's
+	// CLAUDE_JOB_DIR says a session runs in the background); nil: none.
+	Getenv func(key string) string
+}
+
+// Env is the hook's environment variable key, "" when unset or unknown.
+func (hc *HookContext) Env(key string) string {
+	if hc.Getenv == nil {
+		return ""
+	}
+	return hc.Getenv(key)
 }
 
 // Place sets where e was observed: the agent's process, terminal, pane and

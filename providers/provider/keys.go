@@ -14,6 +14,9 @@ const (
 	ActPlanApprove = "plan-approve"
 	ActPlanDeny    = "plan-deny"
 	ActFocus       = "focus"
+	// ActOpen shows a session that has no pane (a background session) in
+	// a new tmux window: for Claude Code one running `claude attach <job>`.
+	ActOpen = "open"
 )
 
 // KeyMap is how to answer an agent by typing into its pane: tmux key names
@@ -33,6 +36,11 @@ type KeyMap struct {
 	// (OpenCode's reason dialog): the rest of SubDeny is sent only once
 	// the pane shows it, never into the dialog before it.
 	SubDenyThen string
+	// DenyThen, when set, is the pane state Deny's first key opens, and
+	// PermissionPrelude too (Kilo asks what to do differently before it
+	// rejects any call): the rest of Deny, and a reply's text, are sent
+	// only once the pane shows it.
+	DenyThen string
 
 	// Replies type literal text after a prelude. A nil prelude means no
 	// reply is offered in that situation; an empty non-nil one means the
@@ -49,6 +57,13 @@ type KeyMap struct {
 	// label (any case) picks that option instead: its digit, or Up or
 	// Down to it and Enter.
 	AnswerRow RowKeys
+
+	// AnswerSubmitOn, when set, is the pane state an answer leads to that
+	// asks for the answers to be confirmed before they are sent (Kimi
+	// Code's "Ready to submit your answers?"): AnswerSubmit is typed once
+	// the pane shows it. No answer is typed while the pane shows it.
+	AnswerSubmitOn string
+	AnswerSubmit   []string
 
 	// Fields names pane states that show a question's own text field
 	// with the cursor in it (Copilot's ask_user field of free text): an
@@ -67,10 +82,24 @@ type KeyMap struct {
 	// the agent trims and re-parses (then UnsafeReply must refuse instead).
 	DefuseLeading string
 
+	// Grace is how long a prompt ignores keys after it shows (Claude Code
+	// 2.1.332 drops the keys a dialog gets in its first ~0.1–0.15 s, so
+	// that keys typed ahead do not answer it): ag-keys types into a prompt
+	// only once it has been on screen this long. 0: at once.
+	Grace time.Duration
+
 	// Screens replaces the approve/deny keys (plan or permission) while
 	// the pane, at press time, shows the named pane state (panes.State
 	// Name): one kind of wait can come in pickers whose options differ.
 	Screens map[string]ScreenKeys
+
+	// PlanProof names the pane states that show a plan with what no
+	// permission prompt can draw (Claude's plan file footer). A wait the
+	// hooks reported as a permission is taken for a plan, and answered
+	// with PlanApprove, only on one of them (or on a state with Screens
+	// keys of its own): Claude's plan "2" is a permission's "don't ask
+	// again". Nil: any plan screen will do.
+	PlanProof []string
 
 	// NoReply names pane states in which no reply or answer is typed, and
 	// why: a composer in shell mode would run the text as a command.
@@ -88,6 +117,14 @@ type KeyMap struct {
 	// (Gemini reads an Enter its busy event loop takes within 30 ms of the
 	// text as a newline), ag-keys presses Enter once more.
 	Unsent []string
+
+	// Unchecked names the pane states that show a hold auto mode put up
+	// for a call it could not check (Claude's "Auto mode can't check
+	// actions"): a wait the hooks report with reason unchecked is typed
+	// into on one of them alone. Enter there only leads on to the call's
+	// own prompt; a press meant for the hold must never approve that
+	// prompt when the pane got there before the state did.
+	Unchecked []string
 
 	// UnsafeReply says why text must not be typed as a reply ("" if fine):
 	// a leading "!" runs a shell in some agents, "/" a command. It sees the
@@ -111,6 +148,10 @@ const (
 	// its digit; other text follows AnswerPrelude as for any reply
 	// (Gemini's custom value takes the text where it is typed).
 	LabelsByDigit RowKeys = "labels"
+	// OptionsByDigit: only an answer that is an option's label is typed,
+	// as its digit; any other text is refused (OpenCode's question, whose
+	// own answer nothing types safely from outside).
+	OptionsByDigit RowKeys = "options"
 )
 
 // PaneChosen reports whether some picker's approve keys come from Screens

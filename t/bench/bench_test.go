@@ -2,7 +2,7 @@
 
 // Package bench measures whole programs the way a user runs them: built
 // binaries, real files, wall-clock medians. `make bench` runs it; the figures
-// it prints are the ones the README quotes.
+// it prints are the ones doc/figures.md quotes.
 package bench
 
 import (
@@ -57,6 +57,10 @@ func printFigures() {
 // TestMain measures the programs in $AG_BIN (make bench: bin/, as make
 // builds them), else builds its own, without make's start-up settings.
 func TestMain(m *testing.M) {
+	if os.Getenv("AG_BENCH_SCREEN_AGENT") == "1" {
+		spinAgent() // this binary, run in a pane as an agent (screens_test.go)
+		return
+	}
 	if d := os.Getenv("AG_BIN"); d != "" {
 		binDir = d
 		code := m.Run()

@@ -21,11 +21,13 @@ import (
 // while nothing happens: 0.1 %.
 const idleBudget = 0.1
 
-// TestPipelineIdleCPU runs the login pipeline — ag-tail --follow | ag-fold
-// --tmux | ag-notify — over 20 Claude sessions (their transcripts and a
-// spool of their hooks, each session's process a pane of a private tmux
-// server), lets it settle, then reads the three processes' CPU time from
-// /proc over AG_BENCH_IDLE_SECONDS (60) idle seconds. "history": the
+// TestPipelineIdleCPU runs the login pipeline — ag-tail --follow |
+// ag-detect --watch --all --panes | ag-fold --tmux | ag-notify — over 20
+// Claude sessions (their transcripts and a spool of their hooks, each
+// session's process a pane of a private tmux server, which ag-detect
+// follows), lets it settle, then reads the processes' CPU time from /proc
+// (ag-detect's control client with them) over AG_BENCH_IDLE_SECONDS (60)
+// idle seconds. "history": the
 // spool's three waits are older than ag-notify's --max-age, so nothing is
 // shown; "shown": they are fresh, so three notifications stay up (nobody
 // looks at the panes) while the pipeline idles.
@@ -109,25 +111,29 @@ func idle(t *testing.T, live bool) {
 	env := append(os.Environ(), "HOME="+home, "AG_DIR="+agDir, "CLAUDE_CONFIG_DIR="+claudeDir,
 		"TMUX="+sock+",1,0", "XDG_RUNTIME_DIR="+home)
 	tail := exec.Command(bin("ag-tail"), "--follow")
+	detect := exec.Command(bin("ag-detect"), "--watch", "--all", "--panes", "-S", sock)
 	fold := exec.Command(bin("ag-fold"), "--tmux", "-S", sock)
 	notify := exec.Command(bin("ag-notify"), "--backend", "exec", "--exec", "true", "-S", sock)
-	procs := []*exec.Cmd{tail, fold, notify}
-	var errs [3]bytes.Buffer
+	procs := []*exec.Cmd{tail, detect, fold, notify}
+	var errs [4]bytes.Buffer
 	for i, c := range procs {
 		c.Env, c.Stderr = env, &errs[i]
 	}
-	r1, w1, _ := os.Pipe()
-	r2, w2, _ := os.Pipe()
-	tail.Stdout, fold.Stdin, fold.Stdout, notify.Stdin, notify.Stdout = w1, r1, w2, r2, io.Discard
+	var pipes []*os.File
+	for i := 0; i+1 < len(procs); i++ {
+		r, w, _ := os.Pipe()
+		procs[i].Stdout, procs[i+1].Stdin = w, r
+		pipes = append(pipes, r, w)
+	}
+	notify.Stdout = io.Discard
 	for _, c := range procs {
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	w1.Close()
-	w2.Close()
-	r1.Close()
-	r2.Close()
+	for _, f := range pipes {
+		f.Close()
+	}
 	t.Cleanup(func() {
 		for _, c := range procs {
 			c.Process.Kill()
@@ -141,8 +147,8 @@ func idle(t *testing.T, live bool) {
 	for {
 		states, err := state.Read(filepath.Join(agDir, "state.json"))
 		if time.Since(start) > time.Minute {
-			t.Fatalf("the pipeline did not settle: %d states (%v), @ag_waiting=%q; stderr: %s | %s | %s", len(states), err,
-				tm("show-options", "-gqv", "@ag_waiting"), &errs[0], &errs[1], &errs[2])
+			t.Fatalf("the pipeline did not settle: %d states (%v), @ag_waiting=%q; stderr: %s | %s | %s | %s", len(states), err,
+				tm("show-options", "-gqv", "@ag_waiting"), &errs[0], &errs[1], &errs[2], &errs[3])
 		}
 		if err == nil && len(states) >= sessions && tm("show-options", "-gqv", "@ag_waiting") == "3" {
 			a := cpu(t, procs)
@@ -151,16 +157,21 @@ func idle(t *testing.T, live bool) {
 			if b.sched-a.sched < 2*time.Millisecond || time.Since(start) > time.Minute {
 				break
 			}
-			t.Logf("settling: %v %v %v on CPU in 1 s", b.each[0].sched-a.each[0].sched, b.each[1].sched-a.each[1].sched, b.each[2].sched-a.each[2].sched)
+			t.Logf("settling: %v %v %v %v on CPU in 1 s", b.each[0].sched-a.each[0].sched, b.each[1].sched-a.each[1].sched,
+				b.each[2].sched-a.each[2].sched, b.each[3].sched-a.each[3].sched)
 			continue
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Logf("settled after %s (replaying %d sessions' transcripts and the spool)", time.Since(start).Round(time.Millisecond), sessions)
 
-	before, t0 := cpu(t, procs), time.Now()
+	// ag-detect's control client (one per session) counts as ag-detect.
+	clients := children(detect.Process.Pid)
+	before, c0, t0 := cpu(t, procs), onCPU(clients...), time.Now()
 	time.Sleep(time.Duration(seconds) * time.Second)
-	after, wall := cpu(t, procs), time.Since(t0)
+	after, c1, wall := cpu(t, procs), onCPU(clients...), time.Since(t0)
+	after.sched += c1 - c0
+	after.each[1].sched += c1 - c0
 	for i, c := range procs {
 		if c.ProcessState != nil {
 			t.Fatalf("%s exited: %s", c.Path, &errs[i])
@@ -186,6 +197,18 @@ func idle(t *testing.T, live bool) {
 	if pct > idleBudget {
 		t.Errorf("idle CPU %.4f %% of one core (%s) is over the %.1f %% budget", pct, how, idleBudget)
 	}
+}
+
+// children are a process's children.
+func children(pid int) []int {
+	var pids []int
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
 }
 
 // linkSessions hard-links (copies when it cannot) n main sessions of the

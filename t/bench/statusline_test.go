@@ -146,7 +146,7 @@ type slRow struct {
 
 // TestStatuslineVsPeers times ag-hook statusline, ccstatusline and ccusage
 // statusline on the same payload and transcript, whole process from
-// outside, and prints the table the README quotes.
+// outside, and prints the table doc/figures.md quotes.
 func TestStatuslineVsPeers(t *testing.T) {
 	ccsl, ccu := statuslinePeers(t)
 	corpus, session, transcript := statuslineCorpus(t)

@@ -31,8 +31,8 @@ const (
 )
 
 // hardWorld is Claude Code with ag's hooks and the login pipeline with
-// pane detection, `{ ag-tail --follow & ag-detect --watch --all --panes; }
-// | ag-fold`: ag-detect's pane rules are what tell a question or a plan
+// pane detection, `ag-tail --follow | ag-detect --watch --all --panes |
+// ag-fold`: ag-detect's pane rules are what tell a question or a plan
 // from the permission prompt Claude's hooks report for all three.
 type hardWorld struct {
 	h   *Harness
@@ -44,6 +44,14 @@ type hardWorld struct {
 
 func newHardWorld(t *testing.T) *hardWorld {
 	t.Helper()
+	w, _ := newHard(t, false)
+	return w
+}
+
+// newHard is hardWorld, and with notify ag-notify on a private bus after
+// ag-fold and ag-keys taking its output.
+func newHard(t *testing.T, notify bool) (*hardWorld, notifyRig) {
+	t.Helper()
 	bin := Install(t, Claude)
 	CheckVersion(t, bin, Claude.Version)
 	h := New(t)
@@ -52,8 +60,16 @@ func newHardWorld(t *testing.T) *hardWorld {
 	h.ClaudeConfig()
 	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "claude")
 	w.tm = h.StartTmux()
-	w.pl = h.StartPipeline(TailAndDetect(w.tm), []string{"ag-fold"})
-	return w
+	r := notifyRig{h: h}
+	if !notify {
+		w.pl = h.StartPipeline(append(LoginStages(w.tm), []string{"ag-fold"})...)
+		return w, r
+	}
+	h.StartDBus()
+	r.nd = h.StartNotifyd()
+	w.pl = h.StartPipeline(append(LoginStages(w.tm), []string{"ag-fold"}, []string{"ag-notify", "--backend", "dbus", "--cooldown", "0s", "-S", w.tm.Socket})...)
+	r.pl, r.keys = w.pl, h.StartKeys(w.pl.Out, "-S", w.tm.Socket)
+	return w, r
 }
 
 // claude starts Claude Code with args in a new pane, waits for its
@@ -114,10 +130,11 @@ func (w *hardWorld) waitToken(p *Pane, token string) {
 // typed with ag-keys goes into the picker's "Type something." row and
 // reaches Claude as the question's answer, one that is an option's label
 // picks that option, and a permission-style approve on the question is
-// refused.
+// refused. The state carries the question's options, and its
+// notification a button for each: pressing one answers with that option.
 func TestClaudeQuestion(t *testing.T) {
 	t.Parallel()
-	w := newHardWorld(t)
+	w, r := newHard(t, true)
 	p, s := w.claude(t, "ask", ClaudeIdle)
 
 	const question = "Which colour should the button be?"
@@ -131,8 +148,8 @@ func TestClaudeQuestion(t *testing.T) {
 			return e.Status == event.StatusWaiting && e.Attention == event.AttnQuestion
 		})
 	}
-	if wt.Tool != anthropic.ToolAsk || wt.Text != question {
-		t.Errorf("question state: tool %q text %q; want %s, %q\nscreen:\n%s", wt.Tool, wt.Text, anthropic.ToolAsk, question, screen)
+	if wt.Tool != anthropic.ToolAsk || wt.Text != question || !slices.Equal(wt.Options, anthropic.AskOptions[:]) {
+		t.Errorf("question state: tool %q text %q options %q; want %s, %q, %q\nscreen:\n%s", wt.Tool, wt.Text, wt.Options, anthropic.ToolAsk, question, anthropic.AskOptions, screen)
 	}
 	// ag-detect alone says the same from the screen.
 	w.paneWait(t, p, event.AttnQuestion, anthropic.ToolAsk, question)
@@ -160,8 +177,10 @@ func TestClaudeQuestion(t *testing.T) {
 	// (the fake's echo of it is clamped).
 	p.WaitText(10*time.Second, question+" → Green please")
 
-	// An option's label, any case: its digit picks it.
+	// The notification's second option: the answer is its label, which
+	// ag-keys picks by its digit.
 	const second = "Which shade should the border be?"
+	from := len(r.nd.Calls())
 	p.Type("ASK: " + second)
 	w2 := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)[1]
 	p.WaitText(15*time.Second, second, anthropic.AskOptions[1], ClaudeQuestionFooter)
@@ -170,23 +189,22 @@ func TestClaudeQuestion(t *testing.T) {
 			return e.Status == event.StatusWaiting && e.Attention == event.AttnQuestion
 		})
 	}
-	w.waitToken(p, w2.Token)
-	code, k = w.keys(t, "answer", strings.ToLower(anthropic.AskOptions[1]), "--pane", p.ID, "--token", w2.Token)
-	if code != 0 || k.Status != "sent" || k.Text != "2" {
-		t.Fatalf("answer by label: exit %d status %q text %q reason %q", code, k.Status, k.Text, k.Reason)
+	o := r.offerWith(t, from, w2, p, "Claude Code · project", "Has a question", second)
+	if k = r.pressOption(t, o, p, 2, anthropic.AskOptions[1]); k.Status != "sent" || k.Text != "2" {
+		t.Fatalf("the option's button: status %q text %q reason %q", k.Status, k.Text, k.Reason)
 	}
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
 	p.WaitText(10*time.Second, second+" → "+anthropic.AskOptions[1])
 	t.Logf("statuses: %s", strings.Join(s.History(), " → "))
 }
 
-// paneWait waits for ag-detect's own pane wait for p (in the pipeline's
-// input) and checks what it says.
+// paneWait waits for ag-detect's own pane wait for p (in ag-fold's input,
+// ag-detect's output) and checks what it says.
 func (w *hardWorld) paneWait(t *testing.T, p *Pane, attn, tool, text string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		b, _ := os.ReadFile(w.pl.Outputs[0])
+		b, _ := os.ReadFile(w.pl.Outputs[1])
 		for _, line := range strings.Split(string(b), "\n") {
 			var e event.Event
 			if event.Decode([]byte(line), &e) != nil || e.Kind != event.Wait || e.Src != event.SrcPane || e.Pane != p.ID {
@@ -253,7 +271,10 @@ func TestClaudePlan(t *testing.T) {
 		t.Fatalf("approve on the bare exit-plan picker: exit %d status %q text %q reason %q; want 0, sent, 1", code, k.Status, k.Text, k.Reason)
 	}
 	bs.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
-	after = bare.WaitText(10*time.Second, "User has approved your plan", ClaudeIdle)
+	// 2.1.197: "User has approved your plan"; 2.1.332: "User has approved
+	// exiting plan mode".
+	bare.WaitAnyText(10*time.Second, "User has approved your plan", "User has approved exiting plan mode")
+	after = bare.WaitText(10*time.Second, ClaudeIdle)
 	if strings.Contains(after, ClaudeAutoModeOn) || strings.Contains(after, ClaudePlanModeOn) {
 		t.Errorf("after the bare picker's Yes the pane is not in the default mode:\n%s", after)
 	}
@@ -299,7 +320,7 @@ func TestClaudeSubAgent(t *testing.T) {
 	// ag-fold saw the sub-agent's own events. Read once its tokens are in:
 	// Claude Code can write the sub-agent's transcript after the turn's
 	// end (CI once read ag-tail's output before it).
-	b, _ := os.ReadFile(w.pl.Outputs[0])
+	b, _ := os.ReadFile(w.pl.Outputs[1])
 	subs := map[string]int{}
 	for _, line := range strings.Split(string(b), "\n") {
 		var e event.Event
@@ -383,9 +404,9 @@ func TestClaudeEnd(t *testing.T) {
 
 	// Escape while a tool runs fires no hook: the transcript's interrupt
 	// line is what brings the session back to idle.
-	p.Type("RUN: sleep 30") // Claude runs sleep without asking
+	p.Type("RUN: true && sleep 30") // Claude runs it without asking (2.1.332 refuses one that starts with sleep 25 or more)
 	s.Expect(t, 30*time.Second, event.StatusWorking)
-	p.WaitText(10*time.Second, "Running…", ClaudeWorking)
+	p.WaitText(10*time.Second, "$ true && sleep 30", ClaudeWorking) // 2.1.197 said "Running…"
 	esc = time.Now()
 	p.Keys("Escape")
 	s.Expect(t, 10*time.Second, event.StatusIdle)
@@ -426,11 +447,12 @@ func TestClaudeApprovedLongTool(t *testing.T) {
 	})
 }
 
-// TestClaudeReplyDefused: a reply that starts with "/" or "!" reaches the
-// model as a message. Typed bare, Claude would run the slash command or a
-// shell command (bash mode); ag-keys types one space in front, which Claude
-// trims before sending. (Checked against the bare key presses: "/cost"
-// typed bare opens the cost panel and sends nothing.)
+// TestClaudeReplyDefused: a reply that starts with "!" reaches the model
+// as a message: typed bare, Claude would run it as a shell command (bash
+// mode); ag-keys types one space in front, which Claude trims before
+// sending. Claude Code 2.1.332 reads " /cost" as the slash command all the
+// same (2.1.197 did not: checked by hand, the cost panel opens and nothing
+// is sent), so a reply that starts with "/" is refused and nothing typed.
 func TestClaudeReplyDefused(t *testing.T) {
 	t.Parallel()
 	w := newHardWorld(t)
@@ -440,26 +462,36 @@ func TestClaudeReplyDefused(t *testing.T) {
 	p.WaitText(10*time.Second, ClaudeIdle)
 
 	bang := filepath.Join(w.h.Project, "bang.txt")
-	for _, reply := range []string{"!echo bang > bang.txt", "/cost"} {
-		w.waitToken(p, done.Token)
-		code, k := w.keys(t, "reply", reply, "--pane", p.ID, "--token", done.Token)
-		if code != 0 || k.Status != "sent" || !strings.Contains(k.Text, `" `+reply+`"`) {
-			t.Fatalf("reply %q: exit %d status %q text %q reason %q; want sent with one space in front", reply, code, k.Status, k.Text, k.Reason)
-		}
-		s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
-		p.WaitText(10*time.Second, "FAKE-REPLY: "+reply)
-		done = s.Last
+	const reply = "!echo bang > bang.txt"
+	w.waitToken(p, done.Token)
+	code, k := w.keys(t, "reply", reply, "--pane", p.ID, "--token", done.Token)
+	if code != 0 || k.Status != "sent" || !strings.Contains(k.Text, `" `+reply+`"`) {
+		t.Fatalf("reply %q: exit %d status %q text %q reason %q; want sent with one space in front", reply, code, k.Status, k.Text, k.Reason)
 	}
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	p.WaitText(10*time.Second, "FAKE-REPLY: "+reply)
 	if _, err := os.Stat(bang); err == nil {
 		t.Error("bang.txt exists: Claude ran the reply as a shell command")
+	}
+	done = s.Last
+	w.waitToken(p, done.Token)
+	posts := w.h.Requests()
+	for _, slash := range []string{"/cost", "  /cost"} {
+		code, k = w.keys(t, "reply", slash, "--pane", p.ID, "--token", done.Token)
+		if code != 1 || k.Status != "refused" || !strings.Contains(k.Reason, "slash command") {
+			t.Errorf("reply %q: exit %d status %q text %q reason %q; want refused (a slash command)", slash, code, k.Status, k.Text, k.Reason)
+		}
+	}
+	// Nothing typed: no cost panel, the composer empty, nothing sent.
+	if after := p.WaitText(5*time.Second, ClaudeIdle); strings.Contains(after, "Estimated cost") || strings.Contains(after, "❯ /cost") ||
+		w.h.Requests() != posts {
+		t.Errorf("the refused replies reached Claude:\n%s", after)
 	}
 	var prompts []string
 	for _, r := range w.api.Requests() {
 		prompts = append(prompts, r.Prompt)
 	}
-	for _, want := range []string{"!echo bang > bang.txt", "/cost"} {
-		if !slices.Contains(prompts, want) {
-			t.Errorf("the model never got %q as a message; prompts: %q", want, prompts)
-		}
+	if !slices.Contains(prompts, reply) {
+		t.Errorf("the model never got %q as a message; prompts: %q", reply, prompts)
 	}
 }

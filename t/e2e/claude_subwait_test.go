@@ -49,16 +49,17 @@ func TestClaudeSubAgentAsks(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(h.Project, "sub.txt")); err != nil || string(b) != "sub\n" {
 		t.Errorf("the approved command did not run: sub.txt %q, %v", b, err)
 	}
-	p.WaitText(10*time.Second, ClaudeIdle)
+	p.WaitAnyText(10*time.Second, ClaudeIdle, ClaudeIdleAgents)
 
 	p.Type("AGENT: RUN: echo no > no.txt")
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)
 	p.WaitText(10*time.Second, "from the general-purpose agent", ClaudePermission)
 	// Escape there denies the one call: the sub-agent is told so and goes
-	// on, and so does the turn (Claude 2.1.197).
+	// on, and so does the turn (Claude 2.1.197; 2.1.332 runs the sub-agent
+	// in the background, and the turn waits for it).
 	p.Keys("Escape")
 	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
-	p.WaitText(10*time.Second, "Permission for this tool", ClaudeIdle)
+	p.WaitAnyText(10*time.Second, ClaudeIdle, ClaudeIdleAgents)
 	if _, err := os.Stat(filepath.Join(h.Project, "no.txt")); err == nil {
 		t.Error("no.txt exists: the denied command ran")
 	}

@@ -46,7 +46,7 @@ func TestCodexDaemon(t *testing.T) {
 	}
 	tm := h.StartTmux()
 	// The login pipeline with detection.
-	pl := h.StartPipeline(TailAndDetect(tm), []string{"ag-fold"})
+	pl := h.StartPipeline(append(LoginStages(tm), []string{"ag-fold"})...)
 
 	// The first TUI installs and starts the server (seconds); a prompt
 	// typed before the model line shows up is lost.

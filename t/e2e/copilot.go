@@ -111,6 +111,13 @@ func copilotChild(t *testing.T, p *Pane) int {
 // child (never the node loader).
 func copilotDetected(t *testing.T, h *Harness, p *Pane, child int) {
 	t.Helper()
+	detectedAs(t, h, p, "copilot", child, "/copilot")
+}
+
+// detectedAs checks ag-detect --all's one proc.up for pane p: agent, the
+// process pid on the pane's terminal, an argv[0] ending in argv0.
+func detectedAs(t *testing.T, h *Harness, p *Pane, agent string, pid int, argv0 string) {
+	t.Helper()
 	out := h.Run(30*time.Second, Bin(t, "ag-detect"), "-S", p.tm.Socket, "--all")
 	n := 0
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -119,8 +126,8 @@ func copilotDetected(t *testing.T, h *Harness, p *Pane, child int) {
 			continue
 		}
 		n++
-		if e.Agent != "copilot" || e.PID != child || e.TTY != p.TTY || !strings.HasSuffix(e.Argv0, "/copilot") {
-			t.Errorf("ag-detect proc.up: %s\nwant agent copilot, pid %d (the native child, not the loader %d), tty %s", event.Marshal(&e), child, p.PID, p.TTY)
+		if e.Agent != agent || e.PID != pid || e.TTY != p.TTY || !strings.HasSuffix(e.Argv0, argv0) {
+			t.Errorf("ag-detect proc.up: %s\nwant agent %s, pid %d (the pane's process is %d), tty %s", event.Marshal(&e), agent, pid, p.PID, p.TTY)
 		}
 	}
 	if n != 1 {

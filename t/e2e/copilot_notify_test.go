@@ -77,7 +77,7 @@ func (w *copilotNotify) wait(t *testing.T, cmd string) offered {
 // ag-keys as "1" and the command runs; Deny as Escape and it does not, the
 // session idle; a plan review offers its own pair and Approve types the
 // digit of the Interactive row read from the pane; a question is notified
-// with a reply and no buttons, and the reply answers it. Each wait is notified once and taken back once
+// with a reply and a button per choice, and the second's button picks it. Each wait is notified once and taken back once
 // answered (--cooldown 0: the question and the plan come within a
 // minute).
 func TestCopilotNotify(t *testing.T) {
@@ -120,16 +120,16 @@ func TestCopilotNotify(t *testing.T) {
 		t.Errorf("notification %d is still shown after the wait was denied", o.note.ID)
 	}
 
-	t.Log("-- a question: notified with a reply and no buttons; the reply, a choice's label, picks it")
+	t.Log("-- a question: its choices in the state, a button each and a reply; the second's button picks it")
 	from := len(w.nd.Calls())
 	w.typeIn(`CALL: ask_user {"message":"Which colour?","requestedSchema":{"properties":{"colour":{"type":"string","enum":["Blue","Green"]}}}}`)
 	q := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
 	o = w.offerWith(t, from, q, p, "Copilot CLI · project", "Has a question", "Which colour?")
-	if q.Attention != event.AttnQuestion || !slices.Contains(o.note.Actions, "inline-reply") || slices.Contains(o.note.Buttons(), "approve") {
-		t.Errorf("question: attention %q, Notify actions %q; want question, a reply, no Approve", q.Attention, o.note.Actions)
+	if q.Attention != event.AttnQuestion || !slices.Equal(q.Options, []string{"Blue", "Green"}) || !slices.Contains(o.note.Actions, "inline-reply") || slices.Contains(o.note.Buttons(), "approve") {
+		t.Errorf("question: attention %q options %q, Notify actions %q; want question, [Blue Green], a reply, no Approve", q.Attention, q.Options, o.note.Actions)
 	}
 	p.WaitText(10*time.Second, CopilotQuestion)
-	if k := w.reply(t, o, p, "answer", "green"); k.Status != "sent" || k.Text != "Down, 30ms, Enter" {
+	if k := w.pressOption(t, o, p, 2, "Green"); k.Status != "sent" || k.Text != "Down, 30ms, Enter" {
 		t.Errorf("keys event: status %q text %q reason %q; want sent, Down, 30ms, Enter", k.Status, k.Text, k.Reason)
 	}
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)

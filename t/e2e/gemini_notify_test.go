@@ -221,12 +221,13 @@ func spoolWaitIn(t *testing.T, h *Harness, session, cmd string) event.Event {
 }
 
 // TestGeminiNotifyWaits answers a real Gemini CLI's question and plan from
-// their desktop notifications: the question ("Has a question", no
-// buttons) with the banner's reply, typed as an answer; the plan ("Plan
-// ready for review", the plan's text, Approve and Deny) refused with Deny
-// (Escape: still planning) and approved with Approve ("2": edits still
-// asked about). Gemini runs in plan mode from the start (--approval-mode
-// plan).
+// their desktop notifications: the question ("Has a question", a button
+// per option) with the banner's reply, typed as an answer, and again with
+// its second option's button; the plan ("Plan ready for review", the
+// plan's text, Approve plan and Keep planning) refused with Keep planning
+// (Escape: still planning) and approved with Approve plan ("2": edits
+// still asked about). Gemini runs in plan mode from the start
+// (--approval-mode plan).
 func TestGeminiNotifyWaits(t *testing.T) {
 	t.Parallel()
 	w := newGeminiNotify(t)
@@ -250,6 +251,19 @@ func TestGeminiNotifyWaits(t *testing.T) {
 		t.Errorf("the model got %q for the question", r)
 	}
 
+	t.Log("-- the question again: its second option's button → 2")
+	from = len(w.nd.Calls())
+	wt = askColour(t, p, s)
+	// Not the first question's done notification, whose body quotes it.
+	o = w.offerWith(t, from, wt, p, "Gemini CLI · project", "Has a question\n", "Has a question\nWhich colour")
+	if k := w.pressOption(t, o, p, 2, "Green"); k.Status != "sent" || k.Text != "2" {
+		t.Fatalf("keys event: status %q text %q reason %q", k.Status, k.Text, k.Reason)
+	}
+	s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusDone)
+	if r := lastResult(w.api, "ask_user"); !strings.Contains(r, `"Green"`) || strings.Contains(r, "darker") {
+		t.Errorf("the model got %q for the question; want the option Green", r)
+	}
+
 	t.Log("-- the plan, written in plan mode")
 	writePlan(t, p, s)
 	offerPlan := func() offered {
@@ -261,7 +275,7 @@ func TestGeminiNotifyWaits(t *testing.T) {
 			t.Errorf("waiting state: attention %q text %q; want plan, the plan", wt.Attention, wt.Text)
 		}
 		o := w.offerWith(t, from, wt, p, "Gemini CLI · project", "Plan ready for review\n", "Plan: paint it",
-			[2]string{"plan-approve", "Approve"}, [2]string{"plan-deny", "Deny"})
+			[2]string{"plan-approve", "Approve plan"}, [2]string{"plan-deny", "Keep planning"})
 		p.WaitText(10*time.Second, GeminiPlan)
 		return o
 	}

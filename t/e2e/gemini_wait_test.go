@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -296,14 +297,14 @@ func writePlan(t *testing.T, p *Pane, s *Session) {
 }
 
 // askColour types geminiAsk and expects working → waiting(question,
-// ask_user, the question) with the dialog on screen.
+// ask_user, the question, its options) with the dialog on screen.
 func askColour(t *testing.T, p *Pane, s *Session) event.Event {
 	t.Helper()
 	p.GeminiType(geminiAsk)
 	w := s.Expect(t, 30*time.Second, event.StatusWorking, event.StatusWaiting)[1]
-	if w.Attention != event.AttnQuestion || w.Tool != "ask_user" || w.Text != "Which colour" || w.Pane != p.ID {
-		t.Errorf("waiting state: attention %q tool %q text %q pane %q; want question, ask_user, Which colour, %s",
-			w.Attention, w.Tool, w.Text, w.Pane, p.ID)
+	if w.Attention != event.AttnQuestion || w.Tool != "ask_user" || w.Text != "Which colour" || w.Pane != p.ID || !slices.Equal(w.Options, []string{"Blue", "Green"}) {
+		t.Errorf("waiting state: attention %q tool %q text %q pane %q options %q; want question, ask_user, Which colour, %s, [Blue Green]",
+			w.Attention, w.Tool, w.Text, w.Pane, w.Options, p.ID)
 	}
 	p.WaitText(10*time.Second, GeminiQuestion, "Enter a custom value")
 	return w

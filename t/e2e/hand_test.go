@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
+	"github.com/agwatch/ag/providers/claude"
 	"github.com/agwatch/ag/providers/gemini"
 	"github.com/agwatch/ag/providers/pi"
 )
@@ -47,7 +48,11 @@ func TestInterruptTool(t *testing.T) {
 			w := paneOf(t, agent, "interrupt")
 			h, tm, pl, p, prompt := w.h, w.tm, w.pl, w.p, w.prompt
 			s := pl.Out.Session(agent, "")
-			prompt("RUN: sleep 40")
+			cmd := "sleep 40"
+			if agent == claude.ID {
+				cmd = "true && sleep 40" // Claude Code 2.1.332 refuses a command that starts with sleep 25 or more
+			}
+			prompt("RUN: " + cmd)
 
 			// The command running: at once where the agent runs it
 			// unasked, after ag-keys approve where it asks (the dialog

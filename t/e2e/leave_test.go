@@ -125,11 +125,11 @@ func (a leaver) worldWith(t *testing.T, opts chat.Options) *leaveWorld {
 	h, start := a.setup(t, opts)
 	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", a.agent)
 	w := &leaveWorld{a: a, h: h, tm: h.StartTmux(), start: start}
-	first := []string{"ag-tail", "--follow"}
+	stages := [][]string{{"ag-tail", "--follow"}}
 	if a.panes {
-		first = TailAndDetect(w.tm)
+		stages = LoginStages(w.tm)
 	}
-	w.pl = h.StartPipeline(first, []string{"ag-fold"})
+	w.pl = h.StartPipeline(append(stages, []string{"ag-fold"})...)
 	return w
 }
 

@@ -66,6 +66,8 @@ func (pkg NPMPackage) complete(final, bin string) bool {
 // loudly: CI reaches the npm registry, so a failure is a real problem.
 func Install(t testing.TB, pkg NPMPackage) string {
 	t.Helper()
+	pinned := pkg.Version
+	pkg = Newest(t, pkg) // make e2e-newest: the registry's newest instead
 	// Parallel tests wait for one install rather than race npm.
 	installMu.Lock()
 	defer installMu.Unlock()
@@ -76,6 +78,9 @@ func Install(t testing.TB, pkg NPMPackage) string {
 		bin = filepath.Join(final, "node_modules", pkg.Name)
 	}
 	if pkg.complete(final, bin) {
+		if pkg.Version != pinned {
+			installedAt(bin, pkg.Version)
+		}
 		return bin
 	}
 	npm, err := exec.LookPath("npm")
@@ -106,6 +111,12 @@ func Install(t testing.TB, pkg NPMPackage) string {
 	out, err := cmd.CombinedOutput()
 	os.RemoveAll(npmCache)
 	if err != nil {
+		if pkg.Version != pinned && notOnRegistry(out) {
+			// A newest release that names versions of its own packages
+			// the registry does not hold (omp 18.3.4): nobody can install
+			// it; the lane says so rather than fail on it.
+			t.Skipf("make e2e-newest: %s@%s cannot be installed from npm:\n%s", pkg.Name, pkg.Version, out)
+		}
 		t.Fatalf("npm install %s@%s failed: %v\n%s", pkg.Name, pkg.Version, err, out)
 	}
 	if _, err := os.Stat(filepath.Join(tmp, strings.TrimPrefix(bin, final))); err != nil {
@@ -124,13 +135,20 @@ func Install(t testing.TB, pkg NPMPackage) string {
 		}
 	}
 	t.Logf("installed %s@%s into %s in %s", pkg.Name, pkg.Version, final, time.Since(start).Round(time.Millisecond))
+	if pkg.Version != pinned {
+		installedAt(bin, pkg.Version)
+	}
 	return bin
 }
 
-// CheckVersion runs `bin --version` and fails unless it mentions version,
-// so a stale or broken install is caught before any screen is read.
+// CheckVersion runs `bin --version` and fails unless it mentions version
+// (or, lifted by NewestVar, the version Install put there), so a stale or
+// broken install is caught before any screen is read.
 func CheckVersion(t testing.TB, bin, version string) {
 	t.Helper()
+	if v := versionAt(bin); v != "" {
+		version = v
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()

@@ -63,6 +63,39 @@ func (r notifyRig) press(t *testing.T, o offered, p *Pane, key string) event.Eve
 	return r.act(t, o, p, key, func() { r.nd.Press(o.note.ID, key) })
 }
 
+// pressOption presses the button of the question's option n (from 1),
+// which must read label, and returns ag-keys's keys event for the answer
+// it makes: the option's label.
+func (r notifyRig) pressOption(t *testing.T, o offered, p *Pane, n int, label string) event.Event {
+	t.Helper()
+	key := "option-" + strconv.Itoa(n)
+	if k := slices.Index(o.note.Actions, key); k < 0 || k%2 != 0 || k+1 >= len(o.note.Actions) || o.note.Actions[k+1] != label {
+		t.Errorf("Notify actions %q offer no %s/%s button", o.note.Actions, key, label)
+	}
+	return r.act(t, o, p, "answer", func() { r.nd.Press(o.note.ID, key) })
+}
+
+// settledWait is pane p's waiting state once the state file has held its
+// token for a second: an agent may follow a call's wait with a
+// notification of its own (Droid), which moves the token on; ag-notify
+// delivers the notification again under the newer one.
+func settledWait(t *testing.T, h *Harness, p *Pane) event.Event {
+	t.Helper()
+	var last event.Event
+	since := time.Now()
+	h.WaitState(15*time.Second, func(states []event.Event) bool {
+		st, ok := state.ForPane(states, p.ID)
+		if !ok || st.Status != event.StatusWaiting {
+			return false
+		}
+		if st.Token != last.Token {
+			last, since = st, time.Now()
+		}
+		return time.Since(since) >= time.Second
+	}, "a settled wait in "+p.ID)
+	return last
+}
+
 // reply types text as the notification's inline reply, which ag-notify
 // turns into action (answer on a question, reply otherwise), and returns
 // ag-keys's keys event for it.

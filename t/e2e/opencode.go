@@ -67,29 +67,11 @@ func (h *Harness) OpenCodeConfig(api *chat.Server) string {
 	if out, err := cp.CombinedOutput(); err != nil {
 		h.T.Fatalf("copying OpenCode's plugin deps: %v\n%s", err, out)
 	}
-	cfg := fmt.Sprintf(`{"$schema": "https://opencode.ai/config.json",
- "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Fake",
-   "options": {"baseURL": %q, "apiKey": "fake"},
-   "models": {"fake-model": {"name": "Fake Model", "tool_call": true, "limit": {"context": 128000, "output": 4096}}}}},
- "model": "fake/fake-model", "small_model": "fake/fake-model",
- "autoupdate": false, "share": "disabled",
- "permission": {"bash": "ask", "edit": "ask"}}
-`, api.URL+"/v1")
+	cfg := familyConfig("https://opencode.ai/config.json", api)
 	if err := os.WriteFile(filepath.Join(dir, "opencode.json"), []byte(cfg), 0o600); err != nil {
 		h.T.Fatal(err)
 	}
-	for _, k := range []string{"OPENCODE_DISABLE_MODELS_FETCH", "OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_SHARE",
-		"OPENCODE_DISABLE_LSP_DOWNLOAD", "OPENCODE_DISABLE_CLAUDE_CODE"} {
-		h.Setenv(k, "1")
-	}
-	h.Dump("opencode log", func() string {
-		files, _ := filepath.Glob(filepath.Join(h.Home, ".local", "share", "opencode", "log", "*.log"))
-		s := ""
-		for _, f := range files {
-			s += "--- " + f + "\n" + tailFile(f, 60)
-		}
-		return s
-	})
+	h.familyOffline("OPENCODE", "opencode")
 	return dir
 }
 
@@ -242,4 +224,36 @@ func panesOf(t *testing.T, h *Harness, pane *Pane) string {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// familyConfig is an OpenCode-family config (OpenCode's, Kilo's) with the
+// $schema given: a provider on the fake API whose model declares a
+// 128,000-token window, permission asked for every shell command and
+// edit, no update, no share.
+func familyConfig(schema string, api *chat.Server) string {
+	return fmt.Sprintf(`{"$schema": %q,
+ "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Fake",
+   "options": {"baseURL": %q, "apiKey": "fake"},
+   "models": {"fake-model": {"name": "Fake Model", "tool_call": true, "limit": {"context": 128000, "output": 4096}}}}},
+ "model": "fake/fake-model", "small_model": "fake/fake-model",
+ "autoupdate": false, "share": "disabled",
+ "permission": {"bash": "ask", "edit": "ask"}}
+`, schema, api.URL+"/v1")
+}
+
+// familyOffline sets the variables that keep an OpenCode-family CLI off
+// the network (PREFIX_DISABLE_…), and dumps its logs
+// (~/.local/share/APP/log) for a failing test.
+func (h *Harness) familyOffline(prefix, app string) {
+	for _, k := range []string{"MODELS_FETCH", "AUTOUPDATE", "SHARE", "LSP_DOWNLOAD", "CLAUDE_CODE"} {
+		h.Setenv(prefix+"_DISABLE_"+k, "1")
+	}
+	h.Dump(app+" log", func() string {
+		files, _ := filepath.Glob(filepath.Join(h.Home, ".local", "share", app, "log", "*.log"))
+		s := ""
+		for _, f := range files {
+			s += "--- " + f + "\n" + tailFile(f, 60)
+		}
+		return s
+	})
 }

@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,7 @@ func TestOpenCode(t *testing.T) {
 	nd := h.StartNotifyd()
 	sock := filepath.Join(h.Root, "tmux.sock")
 	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"}, []string{"ag-notify", "--backend", "dbus", "--cooldown", "0s", "-S", sock})
+	r := notifyRig{h: h, nd: nd, pl: pl, keys: h.StartKeys(pl.Out, "-S", sock)}
 	tm := h.StartTmux()
 	port := freePort(t)
 	t0 := time.Now()
@@ -151,12 +153,14 @@ func TestOpenCode(t *testing.T) {
 		}
 	}
 
-	t.Log("-- the question tool: waiting(question) → Escape dismisses it → the turn ends")
+	t.Log("-- the question tool: waiting(question) with its options → the second's button: 2 → answered → the turn ends; again → Escape dismisses it → the turn ends")
 	time.Sleep(2 * time.Second)
-	pane.Type(`CALL: question {"questions":[{"question":"Which file first?","header":"File","options":[{"label":"a.go","description":"the first"},{"label":"b.go","description":"the second"}]}]}`)
+	from = len(nd.Calls())
+	const ask = `CALL: question {"questions":[{"question":"Which file first?","header":"File","options":[{"label":"a.go","description":"the first"},{"label":"b.go","description":"the second"}]}]}`
+	pane.Type(ask)
 	q := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
-	if q.Attention != event.AttnQuestion || q.Text != "Which file first?" {
-		t.Errorf("question wait: attention %q text %q", q.Attention, q.Text)
+	if q.Attention != event.AttnQuestion || q.Text != "Which file first?" || !slices.Equal(q.Options, []string{"a.go", "b.go"}) {
+		t.Errorf("question wait: attention %q text %q options %q", q.Attention, q.Text, q.Options)
 	}
 	if r := panesOf(t, h, pane); r != "question" {
 		t.Errorf("the pane rules read the picker as %q", r)
@@ -164,6 +168,24 @@ func TestOpenCode(t *testing.T) {
 	if out, code := keys("approve"); code != 1 {
 		t.Errorf("ag-keys approve on a question: exit %d %s", code, out)
 	}
+	o := r.offerWith(t, from, q, pane, "OpenCode · project", "Has a question", "Which file first?")
+	if slices.Contains(o.note.Actions, "inline-reply") {
+		t.Errorf("question Notify actions %q: a reply OpenCode's question cannot take", o.note.Actions)
+	}
+	if k := r.pressOption(t, o, pane, 2, "b.go"); k.Status != "sent" || k.Text != "2" {
+		t.Fatalf("the option's button: status %q text %q reason %q", k.Status, k.Text, k.Reason)
+	}
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
+	// OpenCode's record of the answer: the question, the option under it.
+	answered := regexp.MustCompile(`Which file first\?\s*\n\s*┃?\s*b\.go\s*\n`)
+	for end := time.Now().Add(10 * time.Second); !answered.MatchString(pane.Capture()); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("no answer b.go on the pane:\n%s", lastLines(pane.Capture(), 20))
+		}
+	}
+	time.Sleep(2 * time.Second)
+	pane.Type(ask)
+	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)
 	time.Sleep(2 * time.Second)
 	pane.Keys("Escape")
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)

@@ -120,8 +120,8 @@ func TestOmp(t *testing.T) {
 	h := New(t)
 	api := h.FakeChat(chat.Options{})
 	dir := h.OmpConfig(api, bin)
-	if v := h.Run(60*time.Second, bin, "--version"); !strings.Contains(v, Omp.Version) {
-		t.Fatalf("omp --version: %q, want %s", v, Omp.Version)
+	if v, want := h.Run(60*time.Second, bin, "--version"), Installed(bin, Omp.Version); !strings.Contains(v, want) {
+		t.Fatalf("omp --version: %q, want %s", v, want)
 	}
 	h.Run(30*time.Second, Bin(t, "ag-hook"), "install", "--agent", "omp")
 	if st := h.Run(30*time.Second, Bin(t, "ag-hook"), "status", "--agent", "omp"); !strings.HasPrefix(st, "omp: installed in ") || !strings.HasSuffix(strings.TrimSpace(st), filepath.Base(dir)+"/extensions/ag.js") {
@@ -131,6 +131,7 @@ func TestOmp(t *testing.T) {
 	nd := h.StartNotifyd()
 	sock := filepath.Join(h.Root, "tmux.sock")
 	pl := h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"}, []string{"ag-notify", "--backend", "dbus", "--cooldown", "0s", "-S", sock})
+	r := notifyRig{h: h, nd: nd, pl: pl, keys: h.StartKeys(pl.Out, "-S", sock)}
 	tm := h.StartTmux()
 	pane := h.StartOmp(tm, "omp", bin)
 	// omp migrated the models.json to models.yml, the only file it reads
@@ -195,12 +196,12 @@ func TestOmp(t *testing.T) {
 		t.Errorf("meters: model %q context %+v; want the window of omp's models.yml, 128000", m.Model, *m.Context)
 	}
 
-	t.Log("-- a question (omp's ask tool): waiting(question) with its text, a reply offered; ag-keys answer → the own answer typed → done; an option's label → that option picked → done; picked in the pane → done; Escape → idle (the call's end, then the abort)")
+	t.Log("-- a question (omp's ask tool): waiting(question) with its text and options, a reply and a button each offered; ag-keys answer → the own answer typed → done; an option's button → that option picked → done; picked in the pane → done; Escape → idle (the call's end, then the abort)")
 	from = len(nd.Calls())
 	pane.Type(`CALL: ask {"questions":[{"id":"colour","question":"Which colour?","options":[{"label":"Blue"},{"label":"Green"},{"label":"Red"}]}]}`)
 	q := s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
-	if q.Attention != event.AttnQuestion || q.Tool != "ask" || q.Text != "Which colour?" {
-		t.Errorf("question state: attention %q tool %q text %q", q.Attention, q.Tool, q.Text)
+	if q.Attention != event.AttnQuestion || q.Tool != "ask" || q.Text != "Which colour?" || !slices.Equal(q.Options, []string{"Blue", "Green", "Red"}) {
+		t.Errorf("question state: attention %q tool %q text %q options %q", q.Attention, q.Tool, q.Text, q.Options)
 	}
 	qn, _ := nd.WaitCall(from, "Notify for the question", 15*time.Second, func(c Call) bool {
 		return c.Call == "Notify" && strings.Contains(c.Body, "Which colour?")
@@ -215,15 +216,17 @@ func TestOmp(t *testing.T) {
 	}
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
 	pane.WaitText(10*time.Second, "✔ Purple please") // omp's record of its own answer
+	from = len(nd.Calls())
 	pane.Type(`CALL: ask {"questions":[{"id":"size","question":"Which size?","options":[{"label":"Small"},{"label":"Large"}]}]}`)
-	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)
+	q = s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)[1]
+	o := r.offerWith(t, from, q, pane, "omp · project", "Has a question", "Which size?")
 	pane.WaitText(15*time.Second, "Other (type your own)")
 	time.Sleep(300 * time.Millisecond)
-	if out, code := h.runCode(30*time.Second, Bin(t, "ag-keys"), "answer", "large", "--pane", pane.ID, "-S", tm.Socket); code != 0 {
-		t.Fatalf("ag-keys answer large: exit %d %s", code, out)
+	if k := r.pressOption(t, o, pane, 2, "Large"); k.Status != "sent" || k.Text != "Down, 30ms, Enter" {
+		t.Fatalf("the option's button: status %q text %q reason %q", k.Status, k.Text, k.Reason)
 	}
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusDone)
-	pane.WaitText(10*time.Second, "◉ Large") // an answer that is an option picks it
+	pane.WaitText(10*time.Second, "◉ Large") // the option's button picks it
 	pane.Type(`CALL: ask {"questions":[{"id":"colour","question":"Which colour now?","options":[{"label":"Blue"},{"label":"Green"}]}]}`)
 	s.Expect(t, 60*time.Second, event.StatusWorking, event.StatusWaiting)
 	pane.WaitText(15*time.Second, "Other (type your own)")

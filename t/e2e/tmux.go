@@ -3,11 +3,13 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -72,6 +74,32 @@ func (tm *Tmux) close() {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
+	// Whatever a pane started and outlived it (Gemini CLI's relaunched
+	// node survives the hang-up, and a pane killed earlier leaves its
+	// program behind): every process still naming this server in $TMUX.
+	for _, pid := range started(tm.Socket) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		tm.h.T.Logf("process %d, started in a pane, still running after kill-server: killed", pid)
+	}
+}
+
+// started lists the processes whose $TMUX names the server at socket:
+// started in one of its panes (Linux: /proc; elsewhere none).
+func started(socket string) []int {
+	dirs, _ := os.ReadDir("/proc")
+	want := []byte("\x00TMUX=" + socket + ",")
+	var pids []int
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil || pid == os.Getpid() || !alive(pid) {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + d.Name() + "/environ")
+		if err == nil && bytes.Contains(append([]byte{0}, env...), want) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // alive reports whether pid still exists (a zombie counts as gone).
@@ -119,7 +147,16 @@ type Pane struct {
 	// prompt types a prompt the way the agent in the pane takes it
 	// (Prompt; nil: Type).
 	prompt func(text string)
+	// seen is when WaitText last found what it waited for: Keys waits
+	// until KeysAfter has passed since, as a person would.
+	seen time.Time
 }
+
+// KeysAfter is how long after a screen is first seen Keys first types
+// into it. Claude Code 2.1.332 drops the keys a dialog gets in its first
+// ~0.1–0.15 s on screen (its input grace: keys typed ahead of a prompt do
+// not answer it); nobody answers a prompt sooner than this.
+const KeysAfter = 300 * time.Millisecond
 
 // Prompt types a prompt at the agent's composer and submits it.
 func (p *Pane) Prompt(text string) {
@@ -179,6 +216,9 @@ func (p *Pane) Type(text string) {
 // Keys sends tmux key names (1, Escape, Enter, C-c).
 func (p *Pane) Keys(keys ...string) {
 	p.tm.h.T.Helper()
+	if wait := KeysAfter - time.Since(p.seen); wait > 0 {
+		time.Sleep(wait)
+	}
 	p.tm.Run(append([]string{"send-keys", "-t", p.ID}, keys...)...)
 }
 
@@ -194,6 +234,7 @@ func (p *Pane) WaitText(timeout time.Duration, texts ...string) string {
 			ok = ok && strings.Contains(s, want)
 		}
 		if ok {
+			p.seen = time.Now()
 			return s
 		}
 		if time.Now().After(deadline) {
@@ -212,6 +253,7 @@ func (p *Pane) WaitAnyText(timeout time.Duration, texts ...string) string {
 		s := p.Capture()
 		for _, want := range texts {
 			if strings.Contains(s, want) {
+				p.seen = time.Now()
 				return s
 			}
 		}

@@ -17,8 +17,9 @@ import (
 )
 
 // loginWorld is one agent in a tmux pane with ag's hooks installed and the
-// login pipeline, `ag-tail --follow | ag-fold` (no pane detection),
-// watching: what most users run.
+// core of the login pipeline, `ag-tail --follow | ag-fold`, watching: what
+// the hooks and the agent's files alone tell (no screens read; the login
+// pipeline itself: StartLogin, LoginStages).
 type loginWorld struct {
 	h   *Harness
 	bin string
@@ -26,6 +27,10 @@ type loginWorld struct {
 	pl  *Pipeline
 	p   *Pane    // the agent's pane, at its idle composer
 	s   *Session // the agent's first session
+	// notify puts ag-notify on a private bus after ag-fold, and ag-keys
+	// after it (r).
+	notify bool
+	r      notifyRig
 }
 
 // newClaudeWorld starts Claude Code (against the fake Anthropic server,
@@ -56,19 +61,18 @@ func newCodexWorld(t *testing.T, name string, opts openai.Options) (*loginWorld,
 	return w, api
 }
 
-// TailAndDetect is a pipeline's first stage that runs ag-tail and
-// ag-detect (reading tm's panes every 300 ms) into one stream, as
-// `{ ag-tail --follow & ag-detect --watch --all --panes; } | ag-fold`.
-func TailAndDetect(tm *Tmux) []string {
-	both := `ag-tail --follow & a=$!; ag-detect --watch --all --panes --interval 300ms -S "$1" & d=$!; ` +
-		`trap 'kill $a $d' TERM INT; wait`
-	return []string{"/bin/sh", "-c", both, "sh", tm.Socket}
-}
-
 func (w *loginWorld) start(agent string, pane func() *Pane) {
 	w.h.T.Helper()
 	w.h.Run(30*time.Second, Bin(w.h.T, "ag-hook"), "install", "--agent", agent)
-	w.pl = w.h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
+	if w.notify {
+		w.h.StartDBus()
+		sock := filepath.Join(w.h.Root, "tmux.sock")
+		w.r = notifyRig{h: w.h, nd: w.h.StartNotifyd()}
+		w.pl = w.h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"}, []string{"ag-notify", "--backend", "dbus", "--cooldown", "0s", "-S", sock})
+		w.r.pl, w.r.keys = w.pl, w.h.StartKeys(w.pl.Out, "-S", sock)
+	} else {
+		w.pl = w.h.StartPipeline([]string{"ag-tail", "--follow"}, []string{"ag-fold"})
+	}
 	w.tm = w.h.StartTmux()
 	w.p = pane()
 	w.s = w.pl.Out.Session(agent, "")

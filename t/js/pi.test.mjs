@@ -86,6 +86,28 @@ test("omp: the ask tool's call is a question wait, its first question the text",
   assert.ok(got.filter((e) => e.kind === "wait").every((e) => e.attention === "question"));
 });
 
+test("omp: a question's one set of choices travels in its wait as options", async () => {
+  const ext = (await load(process.env.AG_JS_OMP)).default;
+  const a = agent();
+  ext(a.api);
+  const start = spool().length;
+  a.fire("agent_start", {});
+  a.fire("tool_execution_start", { toolCallId: "o1", toolName: "ask", args: { questions: [
+    { id: "colour", question: "Which colour?", options: [{ label: "Blue" }, { label: "  " }, { label: "Green, \"leaf\"" }, 7] },
+  ] } });
+  a.fire("tool_execution_end", { toolCallId: "o1", toolName: "ask", result: {}, isError: false });
+  a.fire("tool_execution_start", { toolCallId: "o2", toolName: "ask", args: { questions: [
+    { id: "tags", question: "Which tags?", multi: true, options: [{ label: "a" }, { label: "b" }] },
+  ] } });
+  a.fire("tool_execution_end", { toolCallId: "o2", toolName: "ask", result: {}, isError: false });
+  a.fire("tool_execution_start", { toolCallId: "o3", toolName: "bash", args: { command: "ls", options: ["x"] } });
+  const got = (await waitSpool((s) => s.length - start >= 8)).slice(start);
+  const opts = (id) => got.filter((e) => e.tool_id === id && (e.kind === "wait" || e.kind === "tool.start")).map((e) => e.kind + " " + JSON.stringify(e.options));
+  assert.deepEqual(opts("o1"), ["tool.start [\"Blue\",\"Green, \\\"leaf\\\"\"]", "wait [\"Blue\",\"Green, \\\"leaf\\\"\"]"]);
+  assert.deepEqual(opts("o2"), ["tool.start undefined", "wait undefined"]);
+  assert.deepEqual(opts("o3"), ["tool.start undefined"]);
+});
+
 test("pi: /compact at the prompt, one cancelled, and one within a run", async () => {
   const ext = (await load(process.env.AG_JS_PI)).default;
   const a = agent();

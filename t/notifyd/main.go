@@ -78,7 +78,13 @@ func serve(logPath, ctlPath, caps, ready string) error {
 	if err != nil {
 		return err
 	}
+	// The bus's socket is there a moment before dbus-daemon listens on it
+	// (connection refused): on a loaded machine that moment is long.
 	conn, err := dbus.ConnectSessionBus()
+	for end := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(end); {
+		time.Sleep(50 * time.Millisecond)
+		conn, err = dbus.ConnectSessionBus()
+	}
 	if err != nil {
 		return err
 	}

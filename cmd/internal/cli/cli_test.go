@@ -181,12 +181,12 @@ Options:
   -r, --raw             with --jq: a string result as plain text (jq -r)
   -f, --follow          keep going
       --wait D          how long (1s)
-      --man, --version  print the manual page (troff); the version
+      --man, --version  print the manual page; the version
 
 Examples:
   ag-test -f   # keep going
 
-Every rule, option and exit code: ag-test --man (and the README).
+Every rule, option and exit code: man ag-test (or ag-test --man).
 `
 	if out.String() != want {
 		t.Errorf("--help:\n%s\nwant:\n%s", out.String(), want)

@@ -29,7 +29,7 @@ func (p Program) ParseCommand(parser *flags.Parser, opts any, args []string) (co
 			fmt.Fprintf(p.Stdout, "%s %s\n", p.Name, Version())
 			return "", nil, true, ExitOK
 		case c.Man:
-			p.writeMan(p.Stdout, parser)
+			p.showMan(parser)
 			return "", nil, true, ExitOK
 		}
 	}

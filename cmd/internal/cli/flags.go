@@ -25,7 +25,7 @@ func Version() string {
 // Common are the options every program has.
 type Common struct {
 	Version bool `long:"version" description:"print the version and exit"`
-	Man     bool `long:"man" description:"print the manual page (troff) and exit"`
+	Man     bool `long:"man" description:"print the manual page and exit (troff when not on a terminal)"`
 
 	given map[string]bool // long names given on the command line
 }
@@ -114,7 +114,7 @@ func (p Program) Parse(opts any, args []string) (rest []string, done bool, code 
 			fmt.Fprintf(p.Stdout, "%s %s\n", p.Name, Version())
 			return nil, true, ExitOK
 		case c.Man:
-			p.writeMan(p.Stdout, parser)
+			p.showMan(parser)
 			return nil, true, ExitOK
 		}
 	}

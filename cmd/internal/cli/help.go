@@ -83,7 +83,11 @@ func (p Program) writeHelp(w io.Writer, parser *flags.Parser, cmd *flags.Command
 			b.WriteString(wrapHang("  "+e, 4))
 		}
 	}
-	fmt.Fprintf(&b, "\nEvery rule, option and exit code: %s --man (and the README).\n", p.Name)
+	if strings.Contains(p.Name, " ") { // a page of its own, not installed by make man
+		fmt.Fprintf(&b, "\nEvery rule, option and exit code: %s --man.\n", p.Name)
+	} else {
+		fmt.Fprintf(&b, "\nEvery rule, option and exit code: man %s (or %s --man).\n", p.Name, p.Name)
+	}
 	io.WriteString(w, b.String())
 }
 
@@ -114,7 +118,7 @@ func optionLines(g *flags.Group) string {
 	}
 	walk(g)
 	if len(common) > 0 {
-		desc := "print the manual page (troff); the version"
+		desc := "print the manual page; the version"
 		if more {
 			desc = "the manual page (more options); the version"
 		}

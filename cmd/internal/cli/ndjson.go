@@ -31,6 +31,14 @@ func (p Program) NewReader(r io.Reader, name string) *Reader {
 	return &Reader{prog: p, name: name, r: bufio.NewReaderSize(r, 256<<10), max: MaxLine}
 }
 
+// Limit lowers the longest line read to n bytes, for a program whose input
+// is known to be small (ag-keys' actions): a longer line is reported and
+// skipped without being kept.
+func (r *Reader) Limit(n int) *Reader {
+	r.max = min(n, MaxLine)
+	return r
+}
+
 // Next decodes the next valid event into e and returns its raw line (valid
 // until the next call). It returns io.EOF at the end of input.
 func (r *Reader) Next(e *event.Event) ([]byte, error) {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +71,10 @@ func TestHookMappings(t *testing.T) {
 		{"pre-tool-use-mcp", []event.Event{{Kind: event.ToolStart, Run: run, Tool: "mcp__tracker__create_issue", ToolID: "toolu_01mcp0000000000000000000", Text: `{"title":"Flaky test","labels":["ci"]}`}}},
 		{"pre-tool-use-subagent", []event.Event{{Kind: event.ToolStart, Run: run, Tool: "Grep", ToolID: "toolu_01grep000000000000000000", Text: "func main", Sub: "a737ebb858df3fedd"}}},
 		{"permission-request-bash", []event.Event{{Kind: event.Wait, Run: run, Attention: event.AttnPermission, Tool: "Bash", Text: "rm -rf build/"}}},
+		// Two questions make a form of tabs: no one row per option.
 		{"permission-request-question", []event.Event{{Kind: event.Wait, Run: run, Attention: event.AttnQuestion, Tool: "AskUserQuestion", Text: "Which database should the service use?\nAdd a migration now?"}}},
+		// One question: its options' labels, blank ones left out.
+		{"pre-tool-use-question", []event.Event{{Kind: event.ToolStart, Run: run, Tool: "AskUserQuestion", ToolID: "toolu_01ask0000000000000000000", Text: "Which colour should the button be?", Options: []string{"Red", `Green, "leaf"`}}}},
 		{"permission-request-plan", []event.Event{{Kind: event.Wait, Run: run, Attention: event.AttnPlan, Tool: "ExitPlanMode",
 			Text: "# Plan: cache the parser\n\n1. Add an LRU in parser/cache.go\n2. Wire it into Parse\n3. Benchmark before and after\n4. Document the knob\n5. a\n6. b\n7. c\n8. d\n9. e\n10. f"}}},
 		{"post-tool-use", []event.Event{{Kind: event.ToolEnd, Run: run, Tool: "Bash", ToolID: "toolu_01c7ca0000000000000000aa"}}},
@@ -82,6 +86,13 @@ func TestHookMappings(t *testing.T) {
 		{"notification-permission", []event.Event{{Kind: event.Wait, Attention: event.AttnPermission, Text: "Claude needs your permission"}}},
 		{"notification-elicitation", []event.Event{{Kind: event.Wait, Attention: event.AttnQuestion, Text: "MCP server tracker needs input"}}},
 		{"notification-agent-needs-input", []event.Event{{Kind: event.Wait, Attention: event.AttnQuestion, Text: "Claude needs your input"}}},
+		// Auto mode's hold before an action it cannot check: a permission wait.
+		{"notification-auto-hold", []event.Event{{Kind: event.Wait, Run: run, Attention: event.AttnPermission, Reason: event.ReasonUnchecked,
+			Text: "Auto mode can't check actions in this session and needs your choice"}}},
+		// Auto mode refused the call: it ends, blocked, and the turn goes on.
+		{"permission-denied-auto", []event.Event{{Kind: event.ToolEnd, Run: run, Tool: "Bash", ToolID: "toolu_01deny000000000000000000",
+			Reason: event.ReasonBlocked, Text: "Deletes data outside the project."}}},
+		{"pre-tool-use-auto", []event.Event{{Kind: event.ToolStart, Run: run, Tool: "Bash", ToolID: "toolu_01auto000000000000000000", Text: "go test ./..."}}},
 		{"notification-idle", nil},
 		{"notification-auth", nil},
 		{"notification-old-permission", []event.Event{{Kind: event.Wait, Attention: event.AttnPermission, Tool: "Write", Text: "Claude needs your permission to use Write"}}},
@@ -118,8 +129,8 @@ func TestHookMappings(t *testing.T) {
 				type own struct{ Kind, Run, Tool, ToolID, Attention, Text, Reason, Sub, Model string }
 				g := own{e.Kind, e.Run, e.Tool, e.ToolID, e.Attention, e.Text, e.Reason, e.Sub, e.Model}
 				wo := own{w.Kind, w.Run, w.Tool, w.ToolID, w.Attention, w.Text, w.Reason, w.Sub, w.Model}
-				if g != wo || e.Pending != w.Pending {
-					t.Errorf("event %d:\n got %+v pending=%d\nwant %+v pending=%d", i, g, e.Pending, wo, w.Pending)
+				if g != wo || e.Pending != w.Pending || !slices.Equal(e.Options, w.Options) {
+					t.Errorf("event %d:\n got %+v pending=%d options=%q\nwant %+v pending=%d options=%q", i, g, e.Pending, e.Options, wo, w.Pending, w.Options)
 				}
 				if e.V != 1 || e.Agent != ID || e.Session != sess || e.Src != event.SrcHook || !e.T.Equal(hookNow) {
 					t.Errorf("event %d envelope: %s", i, event.Marshal(&e))
@@ -253,7 +264,7 @@ func TestHookClamp(t *testing.T) {
 // They are keys-only captures (values blanked) or from older versions, so
 // this checks that nothing real makes MapHook fail or emit a bad event.
 func TestHookCorpus(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "claude", "hooks")
+	dir := filepath.Join("..", "..", "..", "..", "shared", "corpus", "claude", "hooks")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json*"))
 	if len(files) == 0 {
 		t.Skip("no corpus at", dir)

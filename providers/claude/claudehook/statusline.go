@@ -50,7 +50,7 @@ var statusWindows = []struct {
 func ParseStatus(payload []byte) (Status, error) {
 	// A number past float64 (1e400) decodes as null: only that value is
 	// lost. jsonscan rather than encoding/json: ag-hook links no JSON
-	// library for this alone (a hook is a process start; see the README).
+	// library for this alone (a hook is a process start; see doc/performance.md).
 	root, err := jsonscan.Decode(payload)
 	if err != nil {
 		return Status{}, err
@@ -167,6 +167,7 @@ func (s *Status) Meter(hc provider.HookContext) *event.Event {
 	e.Src = event.SrcStatusline
 	e.Run = s.Prompt
 	hc.Place(e, s.Cwd)
+	dialect.Background.Mark(e, &hc) // a background session's: no pane
 	e.Transcript = s.Transcript
 	e.Model = APIModel(s.ModelID)
 	e.Text = s.ModelName

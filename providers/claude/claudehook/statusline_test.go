@@ -176,6 +176,13 @@ func TestStatusMeter(t *testing.T) {
 	if (&Status{}).Meter(hc) != nil {
 		t.Error("a payload without session_id made a meter")
 	}
+	// In a background session (the status line runs there too): no pane,
+	// the job, Claude's pid.
+	bg := map[string]string{EnvJobDir: "/home/dev/.claude/jobs/7c1f0e2a", EnvPID: "9876"}
+	hc.Getenv = func(k string) string { return bg[k] }
+	if b := s.Meter(hc); b.Pane != "" || b.Where != event.WhereBackground || b.Job != "7c1f0e2a" || b.PID != 9876 {
+		t.Errorf("background meter: pane %q where %q job %q pid %d", b.Pane, b.Where, b.Job, b.PID)
+	}
 }
 
 func TestAPIModel(t *testing.T) {
@@ -192,7 +199,7 @@ func TestAPIModel(t *testing.T) {
 // TestParseStatusCorpus reads the real payloads in ../shared/corpus (never
 // copied here), when present.
 func TestParseStatusCorpus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "corpus", "claude", "statusline", "*.json"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "..", "shared", "corpus", "claude", "statusline", "*.json"))
 	if len(files) == 0 {
 		t.Skip("no ../shared/corpus/claude/statusline")
 	}

@@ -124,8 +124,8 @@ func (Mapper) ID() string { return ID }
 // (comm "node") is not, and ag-hook walks past it.
 func (Mapper) ProcessNames() []string { return []string{"codex"} }
 
-// MapHook maps one Codex hook payload to the event it means (see the
-// README's "Codex hooks" table); hooks ag does not map give none. ag-hook
+// MapHook maps one Codex hook payload to the event it means (see
+// doc/agents/codex.md); hooks ag does not map give none. ag-hook
 // must exit 0 with empty stdout on every path, errors included: Codex reads
 // exit 2 plus stderr as a Deny.
 func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error) {

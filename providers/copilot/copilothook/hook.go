@@ -20,6 +20,7 @@ import (
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/jsonscan"
+	"github.com/agwatch/ag/providers/internal/hooktime"
 	"github.com/agwatch/ag/providers/internal/toolargs"
 	"github.com/agwatch/ag/providers/provider"
 )
@@ -219,11 +220,7 @@ func when(ms int64, now time.Time) time.Time {
 	if ms <= 0 {
 		return now
 	}
-	t := time.UnixMilli(ms)
-	if d := now.Sub(t); d > 10*time.Minute || d < -10*time.Minute {
-		return now
-	}
-	return t
+	return hooktime.Or(time.UnixMilli(ms), now)
 }
 
 type mapper struct {
@@ -259,6 +256,7 @@ func (m *mapper) toolStart() {
 		e := m.ev(event.Wait)
 		e.Attention, e.Tool = event.AttnQuestion, p.ToolName
 		e.Text = event.Clamp(toolargs.Field(p.ToolArgs, "message"), toolargs.MaxText)
+		e.Options = AskOptions(p.ToolArgs)
 	case ToolExitPlan:
 		e := m.ev(event.Wait)
 		e.Attention, e.Tool = event.AttnPlan, p.ToolName
@@ -268,6 +266,13 @@ func (m *mapper) toolStart() {
 		e.Tool = p.ToolName
 		e.Text = ToolSummary(p.ToolArgs)
 	}
+}
+
+// AskOptions is the choices of an ask_user form: the enum of its one field
+// (requestedSchema), the rows its picker shows above "Other (type your
+// answer)". A form of several fields shows them as tabs: none.
+func AskOptions(args []byte) []string {
+	return toolargs.SchemaOptions([]byte(toolargs.Field(args, "requestedSchema")))
 }
 
 // notification: permission_prompt is the approval dialog, up now (each of

@@ -21,6 +21,7 @@ import (
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/jsonscan"
+	"github.com/agwatch/ag/providers/internal/toolargs"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -145,8 +146,8 @@ func parse(raw []byte, p *payload) error {
 	})
 }
 
-// MapHook maps one Gemini hook payload to the event it means (the README's
-// "Gemini CLI" section); hooks ag does not map give none.
+// MapHook maps one Gemini hook payload to the event it means (see
+// doc/agents/gemini.md); hooks ag does not map give none.
 func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error) {
 	var p payload
 	if err := parse(raw, &p); err != nil {
@@ -199,6 +200,7 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 	case HookBeforeTool:
 		e.Tool = p.ToolName
 		e.Text = ToolSummary(p.ToolName, p.ToolInput)
+		e.Options = ToolOptions(p.ToolName, p.ToolInput)
 		if p.ToolName == ToolExitPlan {
 			if plan := planText(p.TranscriptPath, p.SessionID, p.ToolInput); plan != "" {
 				e.Text = plan
@@ -326,6 +328,33 @@ func ToolSummary(tool string, input []byte) string {
 		}
 	}
 	return ""
+}
+
+// ToolOptions is the choices of ask_user's one question, the rows of its
+// picker: a choice question's options, a yesno question's Yes and No (the
+// rows Gemini 0.61.0 draws for it). A text question, or several (tabs),
+// have none.
+func ToolOptions(tool string, input []byte) []string {
+	if tool != ToolAskUser {
+		return nil
+	}
+	var qs []byte
+	jsonscan.Members(input, func(k string, v []byte) error {
+		if k == "questions" {
+			qs = v
+		}
+		return nil
+	})
+	yesno, n := false, 0
+	jsonscan.Elements(qs, func(q []byte) error {
+		n++
+		yesno = toolargs.Field(q, "type") == "yesno"
+		return nil
+	})
+	if yesno && n == 1 {
+		return []string{"Yes", "No"}
+	}
+	return toolargs.QuestionOptions(qs)
 }
 
 // planText is the plan exit_plan_mode asks about: the file the model

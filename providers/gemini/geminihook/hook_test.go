@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,14 @@ func TestMapHook(t *testing.T) {
 			want: event.Event{Kind: event.ToolStart, Tool: "read_file", Text: "/p/a.go"}},
 		{name: "BeforeTool ask_user", payload: `{` + common + `,"hook_event_name":"BeforeTool","tool_name":"ask_user","tool_input":{"questions":[{"question":"Which one?","type":"choice"},{"question":"Sure?"}]}}`,
 			want: event.Event{Kind: event.ToolStart, Tool: "ask_user", Text: "Which one?\nSure?"}},
+		// One question: its options are the picker's rows; yesno's are
+		// the Yes and No Gemini draws; a text question has none.
+		{name: "BeforeTool ask_user, one choice", payload: `{` + common + `,"hook_event_name":"BeforeTool","tool_name":"ask_user","tool_input":{"questions":[{"question":"Which colour","type":"choice","options":[{"label":"Blue","description":"the sky"},{"label":"Green"}]}]}}`,
+			want: event.Event{Kind: event.ToolStart, Tool: "ask_user", Text: "Which colour", Options: []string{"Blue", "Green"}}},
+		{name: "BeforeTool ask_user, yesno", payload: `{` + common + `,"hook_event_name":"BeforeTool","tool_name":"ask_user","tool_input":{"questions":[{"question":"Proceed?","header":"Go","type":"yesno"}]}}`,
+			want: event.Event{Kind: event.ToolStart, Tool: "ask_user", Text: "Proceed?", Options: []string{"Yes", "No"}}},
+		{name: "BeforeTool ask_user, text", payload: `{` + common + `,"hook_event_name":"BeforeTool","tool_name":"ask_user","tool_input":{"questions":[{"question":"Your name","type":"text"}]}}`,
+			want: event.Event{Kind: event.ToolStart, Tool: "ask_user", Text: "Your name"}},
 		{name: "AfterTool", payload: `{` + common + `,"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{},"tool_response":{"llmContent":"x","returnDisplay":"x"}}`,
 			want: event.Event{Kind: event.ToolEnd, Tool: "run_shell_command"}},
 		{name: "AfterTool with an error", payload: `{` + common + `,"hook_event_name":"AfterTool","tool_name":"read_file","tool_response":{"llmContent":"","error":{"message":"ENOENT"}}}`,
@@ -144,7 +153,7 @@ func TestMapHook(t *testing.T) {
 			if e.Agent != "gemini" || e.Session != "s1" || e.Src != event.SrcHook || e.ID == "" || e.PID != 2581 || e.Pane != "%7" || e.Host != "box" {
 				t.Errorf("envelope %+v", e)
 			}
-			if e.Kind != w.Kind || e.Tool != w.Tool || e.Text != w.Text || e.Attention != w.Attention || e.Reason != w.Reason ||
+			if e.Kind != w.Kind || e.Tool != w.Tool || e.Text != w.Text || e.Attention != w.Attention || e.Reason != w.Reason || !slices.Equal(e.Options, w.Options) ||
 				(w.Cwd != "" && e.Cwd != w.Cwd) || (w.Transcript != "" && e.Transcript != w.Transcript) {
 				t.Errorf("got  %+v\nwant %+v", e, w)
 			}

@@ -39,6 +39,11 @@ type Spec struct {
 	// Comments: the agent reads the file with // and /* */ comments
 	// (Copilot CLI's settings.json).
 	Comments bool
+	// Defaults are the members install writes at the top of a file that
+	// lacks them (Cursor's "version"). A file with no backup that holds
+	// nothing else once ag's hooks are out was made by ag's install: an
+	// uninstall removes it.
+	Defaults []hookjson.Member
 }
 
 // format is how the file is read: hooks whole, comments as the agent
@@ -372,10 +377,46 @@ func edit(ie provider.InstallEnv, path string, s *Spec, first []hookjson.Member,
 			if err := original(tx, path, s.format()); err != nil {
 				return res, err
 			}
+			if mine, err := madeByAg(tx, path, s); err != nil || mine {
+				r.Actions = append(r.Actions, "~ "+path+": removed (ag's install had made it)")
+				res.Actions, res.Changed = append(res.Actions, r.Actions...), true
+				return res, err
+			}
 		}
 		res.Actions, res.Changed = append(res.Actions, r.Actions...), true
 		return res, nil
 	})
+}
+
+// madeByAg stages path's removal when ag's install made it: there is no
+// backup (no file was there before ag) and, ag's hooks out, it holds
+// nothing but the spec's defaults.
+func madeByAg(tx *configtx.Tx, path string, s *Spec) (bool, error) {
+	if _, err := os.Lstat(path + configtx.BackupSuffix); err == nil {
+		return false, nil
+	}
+	now, exists, err := tx.Read(path)
+	if err != nil || !exists {
+		return false, err
+	}
+	plain, err := s.format().Plain(now)
+	if err != nil {
+		return false, nil
+	}
+	var left map[string]json.RawMessage
+	if json.Unmarshal(plain, &left) != nil {
+		return false, nil
+	}
+	for k, v := range left {
+		i := slices.IndexFunc(s.Defaults, func(m hookjson.Member) bool { return m.Key == k })
+		if i < 0 || !sameMeaning(hookjson.Format{}, v, s.Defaults[i].Raw) {
+			return false, nil
+		}
+	}
+	if err := tx.Ours(path); err != nil {
+		return false, err
+	}
+	return true, tx.Remove(path)
 }
 
 // original stages the backup's bytes for path when they mean what the

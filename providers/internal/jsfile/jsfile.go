@@ -1,9 +1,11 @@
-// Package jsfile installs a JavaScript file ag owns whole (the OpenCode
-// plugin, the Pi and omp extension) into the directory an agent loads it
-// from. The file is ag's by its first line, a sentinel naming ag's file
-// kind and version:
+// Package jsfile installs a file ag owns whole (the OpenCode and Kilo
+// plugin, the Pi and omp extension: JavaScript; Cline's hook scripts:
+// shell) into the directory an agent loads it from. The file is ag's by
+// its first line (a shell script's first after its "#!" line), a sentinel
+// naming ag's file kind and version:
 //
 //	// ag-opencode-plugin v1.4.0 — reports OpenCode's sessions to ag …
+//	# ag-cline-hook v1.4.0 — reports Cline's sessions to ag …
 //
 // Install writes the contrib source with that version, the absolute path
 // of ag-hook and the agent id filled in; it refuses to overwrite a
@@ -16,10 +18,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agwatch/ag/providers/configtx"
+	"github.com/agwatch/ag/providers/internal/hookjson"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -32,29 +37,94 @@ type Spec struct {
 	Agent1 string // what the agent is called, for the restart note: "OpenCode"
 	// Note is one more line for the user after an install, "" if none.
 	Note string
+	// Shell makes the file a shell script: its sentinel a "# " comment
+	// (after the source's "#!" line, if it has one), its variables
+	// NAME='value' lines.
+	Shell bool
+	// Head, when set, is the sentinel's text after the version in place
+	// of the source's (one source installed for two agents: OpenCode's
+	// plugin for Kilo), and the source may carry any kind of ag's.
+	Head string
+	// Vars are variables set like AG_HOOK and AGENT (a hook script's
+	// EVENT).
+	Vars map[string]string
+}
+
+// comment opens the sentinel line.
+func (s Spec) comment() string {
+	if s.Shell {
+		return "# "
+	}
+	return "// "
+}
+
+// shebang splits a shell script's "#!" line (with its newline) off data.
+func (s Spec) shebang(data string) (string, string) {
+	if s.Shell && strings.HasPrefix(data, "#!") {
+		if i := strings.IndexByte(data, '\n'); i >= 0 {
+			return data[:i+1], data[i+1:]
+		}
+	}
+	return "", data
 }
 
 // Render is the file Install writes: the source with its sentinel's
-// version, AG_HOOK and AGENT replaced.
+// version, AG_HOOK, AGENT and Vars replaced.
 func (s Spec) Render(hook, version string) ([]byte, error) {
 	if version == "" {
 		version = "devel"
 	}
-	head, rest, ok := strings.Cut(s.Source, "\n")
-	prefix := "// " + s.Kind + " "
-	if !ok || !strings.HasPrefix(head, prefix) {
+	bang, src := s.shebang(s.Source)
+	head, rest, ok := strings.Cut(src, "\n")
+	prefix := s.comment() + s.Kind + " "
+	var tail string
+	switch {
+	case !ok:
 		return nil, fmt.Errorf("%s source: no sentinel line", s.Kind)
+	case s.Head != "":
+		if !strings.HasPrefix(head, s.comment()+"ag-") {
+			return nil, fmt.Errorf("%s source: no sentinel line", s.Kind)
+		}
+		tail = s.Head
+	case !strings.HasPrefix(head, prefix):
+		return nil, fmt.Errorf("%s source: no sentinel line", s.Kind)
+	default:
+		_, tail, _ = strings.Cut(strings.TrimPrefix(head, prefix), " ")
 	}
-	_, tail, _ := strings.Cut(strings.TrimPrefix(head, prefix), " ")
 	head = prefix + version + " " + tail
+	vars := []struct{ name, value string }{{"AG_HOOK", hook}, {"AGENT", s.Agent}}
+	for _, k := range slices.Sorted(maps.Keys(s.Vars)) {
+		vars = append(vars, struct{ name, value string }{k, s.Vars[k]})
+	}
 	var err error
 	out := rest
-	for _, c := range []struct{ name, value string }{{"AG_HOOK", hook}, {"AGENT", s.Agent}} {
-		if out, err = setConst(out, c.name, c.value); err != nil {
+	for _, c := range vars {
+		if s.Shell {
+			out, err = setShellVar(out, c.name, c.value)
+		} else {
+			out, err = setConst(out, c.name, c.value)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("%s source: %w", s.Kind, err)
 		}
 	}
-	return []byte(head + "\n" + out), nil
+	return []byte(bang + head + "\n" + out), nil
+}
+
+// setShellVar replaces the line `NAME=…` of a shell script with value,
+// single-quoted.
+func setShellVar(src, name, value string) (string, error) {
+	s := "\n" + src
+	start := strings.Index(s, "\n"+name+"=")
+	if start < 0 {
+		return "", fmt.Errorf("no %s=", name)
+	}
+	end := strings.IndexByte(s[start+1:], '\n')
+	if end < 0 {
+		return "", fmt.Errorf("%s=: no end of line", name)
+	}
+	s = s[:start+1] + name + "=" + hookjson.Quote(value) + s[start+1+end:]
+	return s[1:], nil
 }
 
 // setConst replaces the line `const NAME = …;` of src with value, quoted
@@ -78,8 +148,11 @@ func setConst(src, name, value string) (string, error) {
 // version is the version a sentinel line names, and whether it is one of
 // this kind's.
 func (s Spec) version(data []byte) (string, bool) {
+	if s.Shell && bytes.HasPrefix(data, []byte("#!")) {
+		_, data, _ = bytes.Cut(data, []byte("\n"))
+	}
 	head, _, _ := bytes.Cut(data, []byte("\n"))
-	v, ok := bytes.CutPrefix(head, []byte("// "+s.Kind+" "))
+	v, ok := bytes.CutPrefix(head, []byte(s.comment()+s.Kind+" "))
 	if !ok {
 		return "", false
 	}
@@ -101,10 +174,15 @@ func Install(ie provider.InstallEnv, s Spec) (provider.InstallResult, error) {
 		}
 		if exists {
 			if _, ours := s.version(have); !ours {
-				return res, fmt.Errorf("%s exists and is not ag's (its first line is no %q sentinel): move it away or rename it", s.Path, "// "+s.Kind)
+				return res, fmt.Errorf("%s exists and is not ag's (its first line is no %q sentinel): move it away or rename it", s.Path, s.comment()+s.Kind)
 			}
 			if bytes.Equal(have, want) {
 				return res, nil
+			}
+			// Another version of ag's own file: nothing of the user's to
+			// back up.
+			if err := tx.Ours(s.Path); err != nil {
+				return res, err
 			}
 		}
 		if err := tx.Write(s.Path, want); err != nil {
@@ -134,7 +212,11 @@ func Uninstall(ie provider.InstallEnv, s Spec) (provider.InstallResult, error) {
 			return res, err
 		}
 		if _, ours := s.version(have); !ours {
-			return res, fmt.Errorf("%s is not ag's (no %q sentinel): left alone", s.Path, "// "+s.Kind)
+			return res, fmt.Errorf("%s is not ag's (no %q sentinel): left alone", s.Path, s.comment()+s.Kind)
+		}
+		// ag's file whole: it goes with no backup of ag's own text.
+		if err := tx.Ours(s.Path); err != nil {
+			return res, err
 		}
 		if err := tx.Remove(s.Path); err != nil {
 			return res, err

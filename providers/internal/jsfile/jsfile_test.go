@@ -74,6 +74,9 @@ func TestLifecycle(t *testing.T) {
 	if _, err := os.Stat(s.Path); !os.IsNotExist(err) {
 		t.Error("uninstall left the file")
 	}
+	if ents, _ := os.ReadDir(filepath.Dir(s.Path)); len(ents) != 0 {
+		t.Errorf("uninstall left %v: a backup of ag's own file is none of the user's", ents)
+	}
 	if res, err := Uninstall(env("v1.3.0"), s); err != nil || res.Changed {
 		t.Errorf("uninstall with nothing there: %+v %v", res, err)
 	}

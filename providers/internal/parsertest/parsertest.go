@@ -112,3 +112,120 @@ func diffAt(a, b []byte) string {
 	}
 	return string(a[start : i+end])
 }
+
+// WholeCheckpoints checks provider.Checkpointer for a whole-file parser:
+// versions are the file as the agent wrote it, one after another. For
+// every k, a parser that read versions[:k], checkpointed, and a fresh one
+// restored from that checkpoint reading the rest give what one parser
+// gives reading them all — as ag-tail hands them out, a meter id counted
+// once.
+func WholeCheckpoints(t *testing.T, newParser func() provider.WholeFileParser, versions ...[]byte) {
+	t.Helper()
+	whole := func(p provider.WholeFileParser, vs [][]byte, meters map[string]bool, out []byte) []byte {
+		emit := emitter(meters, &out)
+		for _, v := range vs {
+			p.ParseWhole(v, emit)
+		}
+		return out
+	}
+	want := whole(newParser(), versions, map[string]bool{}, nil)
+	for k := 0; k <= len(versions); k++ {
+		p := newParser()
+		meters := map[string]bool{}
+		got := whole(p, versions[:k], meters, nil)
+		b, err := p.(provider.Checkpointer).Checkpoint()
+		if err != nil {
+			t.Fatalf("version %d: Checkpoint: %v", k, err)
+		}
+		q := newParser()
+		if err := q.(provider.Checkpointer).Restore(b); err != nil {
+			t.Fatalf("version %d: Restore: %v", k, err)
+		}
+		got = whole(q, versions[k:], meters, got)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("checkpoint after version %d (%d bytes: %s):\n got %s\nwant %s", k, len(b), b, diffAt(got, want), diffAt(want, got))
+		}
+	}
+	if err := newParser().(provider.Checkpointer).Restore([]byte("{not a checkpoint")); err == nil {
+		t.Error("Restore took bytes that are no checkpoint")
+	}
+}
+
+// StoreCheckpoints checks provider.Checkpointer for a store reader: world
+// makes a fresh store and returns how to open a reader on it and the
+// agent's writes to it, in order. For k spread over the writes, a reader that read after
+// each of writes[:k], checkpointed, and a fresh one restored from that
+// checkpoint reading after each of the rest give what one reader gives
+// reading after every write.
+func StoreCheckpoints(t *testing.T, world func(t *testing.T) (open func() provider.StoreReader, writes []func())) {
+	t.Helper()
+	read := func(r provider.StoreReader, meters map[string]bool, out []byte) []byte {
+		t.Helper()
+		if err := r.Read(emitter(meters, &out)); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	open, writes := world(t)
+	ref := open()
+	var want []byte
+	meters := map[string]bool{}
+	for _, w := range writes {
+		w()
+		want = read(ref, meters, want)
+	}
+	ref.Close()
+	// Every cut is a fresh store: a dozen of them, evenly spread, and the
+	// last.
+	step := max(1, len(writes)/12)
+	for k := 0; k <= len(writes); k = min(k+step, len(writes)+1) {
+		if k+step > len(writes) && k < len(writes) {
+			k = len(writes)
+		}
+		open, writes := world(t)
+		r := open()
+		meters := map[string]bool{}
+		var got []byte
+		for _, w := range writes[:k] {
+			w()
+			got = read(r, meters, got)
+		}
+		b, err := r.(provider.Checkpointer).Checkpoint()
+		if err != nil {
+			t.Fatalf("write %d: Checkpoint: %v", k, err)
+		}
+		r.Close()
+		q := open()
+		if err := q.(provider.Checkpointer).Restore(b); err != nil {
+			t.Fatalf("write %d: Restore: %v", k, err)
+		}
+		if k == len(writes) {
+			got = read(q, meters, got)
+		}
+		for _, w := range writes[k:] {
+			w()
+			got = read(q, meters, got)
+		}
+		q.Close()
+		if !bytes.Equal(got, want) {
+			t.Fatalf("checkpoint after write %d (%s):\n got %s\nwant %s", k, b, diffAt(got, want), diffAt(want, got))
+		}
+	}
+	open, _ = world(t)
+	if err := open().(provider.Checkpointer).Restore([]byte("{not a checkpoint")); err == nil {
+		t.Error("Restore took bytes that are no checkpoint")
+	}
+}
+
+// emitter appends events to out, a meter id counted once in meters.
+func emitter(meters map[string]bool, out *[]byte) func(*event.Event) {
+	return func(e *event.Event) {
+		if e.Kind == event.Meter && e.ID != "" {
+			if meters[e.ID] {
+				return
+			}
+			meters[e.ID] = true
+		}
+		*out = event.AppendJSON(*out, e)
+	}
+}

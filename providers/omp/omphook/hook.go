@@ -16,6 +16,9 @@ type Mapper struct{}
 
 func (Mapper) ID() string { return ID }
 
+// Batches: ag's own plugin hands several lines at once (hooks.Batcher).
+func (Mapper) Batches() bool { return true }
+
 // ProcessNames: omp runs under Bun, whose process.title never reaches the
 // kernel: its comm is "bun" (a standalone build's is "omp").
 func (Mapper) ProcessNames() []string { return []string{"omp", "bun"} }

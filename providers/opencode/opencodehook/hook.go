@@ -10,12 +10,14 @@
 package opencodehook
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/internal/jsline"
+	"github.com/agwatch/ag/providers/internal/toolargs"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -31,6 +33,9 @@ type Mapper struct{}
 // ID is the agent's id.
 func (Mapper) ID() string { return ID }
 
+// Batches: ag's own plugin hands several lines at once (hooks.Batcher).
+func (Mapper) Batches() bool { return true }
+
 // ProcessNames: the native binary (comm "opencode"), which the plugin
 // runs in and spawns ag-hook from.
 func (Mapper) ProcessNames() []string { return []string{"opencode"} }
@@ -38,13 +43,19 @@ func (Mapper) ProcessNames() []string { return []string{"opencode"} }
 // MapHook maps every line of the payload; a bad line is reported (the
 // error names it) and the others are still mapped.
 func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error) {
+	return Map(ID, raw, hc)
+}
+
+// Map maps the plugin's lines for agent: OpenCode, or a fork that kept
+// its plugin bus (Kilo), whose events are OpenCode's under its own id.
+func Map(agent string, raw []byte, hc provider.HookContext) ([]event.Event, error) {
 	var out []event.Event
 	err := jsline.Lines(raw, func(n int, o jsline.Obj) error {
 		ev := o.Obj("event")
 		if ev == nil {
 			ev = o // a bare bus event (as OpenCode hands it to a plugin)
 		}
-		e, ok := mapEvent(ev, o.Str("parent"), o.Time(hc.Now))
+		e, ok := mapEvent(agent, ev, o.Str("parent"), o.Time(hc.Now))
 		if !ok {
 			return nil
 		}
@@ -52,7 +63,7 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 		if pid := o.PID(); pid != 0 && pid != e.PID {
 			e.PID, e.TTY = pid, "" // OpenCode exited before ag-hook looked
 		}
-		e.ID = event.MakeID(event.SrcHook, ID, e.Session, e.Sub, e.Kind, o.Str("t"), strconv.Itoa(n), event.MakeIDBytes(jsonKey(ev)))
+		e.ID = event.MakeID(event.SrcHook, agent, e.Session, e.Sub, e.Kind, o.Str("t"), strconv.Itoa(n), event.MakeIDBytes(jsonKey(ev)))
 		out = append(out, e)
 		return nil
 	})
@@ -68,7 +79,7 @@ func jsonKey(ev jsline.Obj) []byte {
 }
 
 // mapEvent is one line's event; ok is false for what ag does not fold.
-func mapEvent(ev jsline.Obj, parent string, t time.Time) (e event.Event, ok bool) {
+func mapEvent(agent string, ev jsline.Obj, parent string, t time.Time) (e event.Event, ok bool) {
 	p := ev.Obj("properties")
 	if p == nil {
 		return e, false
@@ -116,7 +127,7 @@ func mapEvent(ev jsline.Obj, parent string, t time.Time) (e event.Event, ok bool
 	default:
 		return e, false
 	}
-	e = event.New(kind, t, ID, session)
+	e = event.New(kind, t, agent, session)
 	e.Src = event.SrcHook
 	if parent != "" && parent != session {
 		e.Session, e.Sub = parent, session
@@ -156,6 +167,10 @@ func mapEvent(ev jsline.Obj, parent string, t time.Time) (e event.Event, ok bool
 				e.Text += " (+" + strconv.Itoa(len(qs)-1) + " more)"
 			}
 			e.Text = event.Clamp(e.Text, textMax)
+		}
+		// One question's choices, read as every question tool's are.
+		if raw, err := json.Marshal(qs); err == nil {
+			e.Options = toolargs.QuestionOptions(raw)
 		}
 	case "permission.replied":
 		if p.Str("reply") == "reject" {

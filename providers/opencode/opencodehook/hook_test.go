@@ -39,6 +39,10 @@ func TestMapHook(t *testing.T) {
 		{"rejected", line(`{"type":"permission.replied","properties":{"sessionID":"ses_a","requestID":"per_1","reply":"reject"}}`, ""), "wait.end ses_a - - - - - denied"},
 		{"question", line(`{"type":"question.asked","properties":{"id":"que_1","sessionID":"ses_a","questions":[{"question":"Which file?","header":"File","options":[]},{"question":"And?"}],"tool":{"callID":"call_q"}}}`, ""),
 			"wait ses_a - question question call_q Which file? (+1 more) -"},
+		// One question: its options (OpenCode 1.18.33's question.asked, as
+		// the make e2e question sends it).
+		{"question with options", line(`{"type":"question.asked","properties":{"id":"que_2","sessionID":"ses_a","questions":[{"question":"Which file first?","header":"File","options":[{"label":"a.go","description":"the first"},{"label":"b.go","description":"the second"}]}],"tool":{"messageID":"msg_3","callID":"call_q2"}}}`, ""),
+			"wait ses_a - question question call_q2 Which file first? - [a.go b.go]"},
 		{"question answered", line(`{"type":"question.replied","properties":{"sessionID":"ses_a","requestID":"que_1","answers":[["a"]]}}`, ""), "wait.end ses_a - - - - - -"},
 		{"question dismissed", line(`{"type":"question.rejected","properties":{"sessionID":"ses_a","requestID":"que_1"}}`, ""), "wait.end ses_a - - - - - dismissed"},
 		{"error", line(`{"type":"session.error","properties":{"sessionID":"ses_a","error":{"name":"APIError","data":{"message":"Bad Gateway"}}}}`, ""), "turn.fail ses_a - - - - Bad Gateway APIError"},
@@ -61,6 +65,9 @@ func TestMapHook(t *testing.T) {
 			if len(evs) > 0 {
 				e := evs[0]
 				got = strings.Join([]string{e.Kind, e.Session, dash(e.Sub), dash(e.Attention), dash(e.Tool), dash(e.ToolID), dash(e.Text), dash(e.Reason)}, " ")
+				if len(e.Options) > 0 {
+					got += " [" + strings.Join(e.Options, " ") + "]"
+				}
 				if e.Agent != ID || e.Src != event.SrcHook || e.ID == "" || e.PID != 77 || e.Pane != "%3" || !e.T.Equal(time.UnixMilli(1786798405461)) {
 					t.Errorf("envelope: %s", event.Marshal(&e))
 				}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/providers/internal/jsline"
+	"github.com/agwatch/ag/providers/internal/toolargs"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -23,6 +24,9 @@ const textMax = 2000
 type Mapper struct{}
 
 func (Mapper) ID() string { return ID }
+
+// Batches: ag's own plugin hands several lines at once (hooks.Batcher).
+func (Mapper) Batches() bool { return true }
 
 // ProcessNames: Pi runs under node and sets process.title to "pi", which
 // is its comm.
@@ -60,6 +64,17 @@ func Map(agent string, raw []byte, hc provider.HookContext) ([]event.Event, erro
 // 0.73.1 has none).
 var questionTools = map[string]bool{"ask": true, "ask_question": true}
 
+// options are the labels the extension sent of a question's choices.
+func options(list []any) []string {
+	var labels []string
+	for _, l := range list {
+		if s, ok := l.(string); ok {
+			labels = append(labels, s)
+		}
+	}
+	return toolargs.Labels(labels)
+}
+
 func mapLine(agent string, o jsline.Obj, t time.Time, add func(event.Event)) {
 	session := o.Str("session")
 	if session == "" {
@@ -82,6 +97,9 @@ func mapLine(agent string, o jsline.Obj, t time.Time, add func(event.Event)) {
 	case "tool_execution_start":
 		e := ev(event.ToolStart)
 		e.Tool, e.ToolID, e.Text = o.Str("toolName"), o.Str("toolCallId"), event.Clamp(o.Str("text"), textMax)
+		if questionTools[e.Tool] {
+			e.Options = options(o.Arr("options"))
+		}
 		add(e)
 		if questionTools[e.Tool] {
 			// The call is the question: its picker is up until the call

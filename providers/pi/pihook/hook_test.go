@@ -26,6 +26,9 @@ func TestMap(t *testing.T) {
 		{"tool", "pi", ln(`"type":"tool_execution_start","toolCallId":"c1","toolName":"bash","text":"ls"`), []string{"tool.start s1 bash c1 ls -"}},
 		{"omp's ask: the call is a question wait", "omp", ln(`"type":"tool_execution_start","toolCallId":"c3","toolName":"ask","text":"Which colour?"`),
 			[]string{"tool.start s1 ask c3 Which colour? -", "wait s1 ask c3 Which colour? -"}},
+		{"its options: the labels the extension read", "omp", ln(`"type":"tool_execution_start","toolCallId":"c3","toolName":"ask","text":"Which colour?","options":["Blue"," ",7,"Green","blue"]`),
+			[]string{"tool.start s1 ask c3 Which colour? - [Blue Green]", "wait s1 ask c3 Which colour? - [Blue Green]"}},
+		{"no options but a question's", "pi", ln(`"type":"tool_execution_start","toolCallId":"c1","toolName":"bash","text":"ls","options":["x"]`), []string{"tool.start s1 bash c1 ls -"}},
 		{"tool end", "pi", ln(`"type":"tool_execution_end","toolCallId":"c1","toolName":"bash","isError":false`), []string{"tool.end s1 bash c1 - -"}},
 		{"end", "pi", ln(`"type":"agent_end","stopReason":"stop"`), []string{"turn.end s1 - - - -"}},
 		{"error", "pi", ln(`"type":"agent_end","stopReason":"error","errorMessage":"429 Too Many Requests"`), []string{"turn.fail s1 - - 429 Too Many Requests error"}},
@@ -55,7 +58,11 @@ func TestMap(t *testing.T) {
 			}
 			var got []string
 			for _, e := range evs {
-				got = append(got, strings.Join([]string{e.Kind, e.Session, d(e.Tool), d(e.ToolID), d(e.Text), d(e.Reason)}, " "))
+				l := strings.Join([]string{e.Kind, e.Session, d(e.Tool), d(e.ToolID), d(e.Text), d(e.Reason)}, " ")
+				if len(e.Options) > 0 {
+					l += " [" + strings.Join(e.Options, " ") + "]"
+				}
+				got = append(got, l)
 				if want := map[bool]string{true: event.AttnPermission, false: event.AttnQuestion}[e.Tool != "ask"]; e.Kind == event.Wait && e.Attention != want {
 					t.Errorf("wait's attention %q, want %q", e.Attention, want)
 				}

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ type messagesRequest struct {
 	OutputConfig struct {
 		Format *outputFormat `json:"format"`
 	} `json:"output_config"`
+	Safeguards []safeguard `json:"safeguards"`
 }
 
 // outputFormat is a structured-output request (the CLI asks for the session
@@ -40,6 +42,9 @@ type message struct {
 	StopReason   string  `json:"stop_reason,omitempty"`
 	StopSequence *string `json:"stop_sequence"`
 	Usage        usage   `json:"usage"`
+	// verdicts is the safety check's safeguard_results, sent in the
+	// stream's message_delta (nil: none asked for, or NoVerdicts).
+	verdicts json.RawMessage
 }
 
 type block struct {
@@ -100,11 +105,14 @@ func plan(req *messagesRequest) Script {
 		}
 	}
 	texts, results := userContent(last)
-	if len(results) > 0 && lastToolUse(req) == "Write" {
-		// The plan file a PLAN: prompt wrote: now ask to leave plan mode.
-		if m := planRe.FindStringSubmatch(firstPrompt(req)); m != nil && hasTool(req, ToolPlan) {
-			sc.Tool, sc.Input = ToolPlan, jsonObject(map[string]any{"plan": strings.TrimSpace(m[1])})
-			return sc
+	if len(results) > 0 {
+		switch used := lastToolUse(req); {
+		case used == "Write", used == ToolSearch && selected(req) == ToolPlan:
+			// The plan file a PLAN: prompt wrote (or ExitPlanMode's schema,
+			// loaded): now ask to leave plan mode.
+			if m := planRe.FindStringSubmatch(promptWith(req, planRe)); m != nil && sc.call(req, ToolPlan, map[string]any{"plan": strings.TrimSpace(m[1])}) {
+				return sc
+			}
 		}
 	}
 	// A tool_result with user text beside it is a refused tool and the
@@ -142,7 +150,7 @@ func plan(req *messagesRequest) Script {
 		sc.Tool, sc.Input = ToolAsk, askInput(strings.TrimSpace(m[1]))
 		return sc
 	}
-	if m := planRe.FindStringSubmatch(sc.Prompt); m != nil && hasTool(req, ToolPlan) {
+	if m := planRe.FindStringSubmatch(sc.Prompt); m != nil && (hasTool(req, ToolPlan) || deferred(req, ToolPlan)) {
 		text := strings.TrimSpace(m[1])
 		// In plan mode Claude Code names the plan file to write; without
 		// one ExitPlanMode shows a bare "Exit plan mode?" yes/no instead
@@ -151,7 +159,7 @@ func plan(req *messagesRequest) Script {
 			sc.Tool, sc.Input = "Write", jsonObject(map[string]any{"file_path": f[1], "content": "# Plan\n\n" + text + "\n"})
 			return sc
 		}
-		sc.Tool, sc.Input = ToolPlan, jsonObject(map[string]any{"plan": text})
+		sc.call(req, ToolPlan, map[string]any{"plan": text})
 		return sc
 	}
 	if sc.agent(req) {
@@ -192,7 +200,53 @@ func (sc *Script) agent(req *messagesRequest) bool {
 const (
 	ToolAsk  = "AskUserQuestion"
 	ToolPlan = "ExitPlanMode"
+	// ToolSearch loads a deferred tool's schema: Claude Code 2.1.332
+	// offers ExitPlanMode only by name ("deferred"), and the model asks
+	// for it with {"query": "select:ExitPlanMode"} before calling it.
+	ToolSearch = "ToolSearch"
 )
+
+// call makes sc a call of tool with input: at once when the request
+// offers the tool, else, when it is deferred, a ToolSearch that loads it
+// (the call follows the search's result). False when neither.
+func (sc *Script) call(req *messagesRequest, tool string, input map[string]any) bool {
+	switch {
+	case hasTool(req, tool):
+		sc.Tool, sc.Input = tool, jsonObject(input)
+	case deferred(req, tool):
+		sc.Tool, sc.Input = ToolSearch, jsonObject(map[string]any{"query": "select:" + tool})
+	default:
+		return false
+	}
+	return true
+}
+
+// deferred reports whether the request names tool as one ToolSearch can
+// load ("… Use ToolSearch with query "select:<name>" … : CronCreate …
+// ExitPlanMode …", in a system message).
+func deferred(req *messagesRequest, tool string) bool {
+	if !hasTool(req, ToolSearch) {
+		return false
+	}
+	all := allText(req)
+	i := strings.Index(all, "select:<name>")
+	return i >= 0 && regexp.MustCompile(`\b`+regexp.QuoteMeta(tool)+`\b`).MatchString(all[i:])
+}
+
+// selected is the tool the last ToolSearch of the request selected.
+func selected(req *messagesRequest) string {
+	for _, b := range lastToolUses(req) {
+		if b.Name == ToolSearch {
+			var in struct {
+				Query string `json:"query"`
+			}
+			json.Unmarshal(b.Input, &in)
+			name, _ := strings.CutPrefix(in.Query, "select:")
+			return name
+		}
+	}
+	return ""
+}
 
 // AskOptions are the choices an ASK: question offers, in order.
 var AskOptions = [2]string{"Blue", "Green"}
@@ -229,24 +283,31 @@ func hasTool(req *messagesRequest, name string) bool {
 // lastToolUse is the name of the last tool the model called before the
 // last user message ("" if none).
 func lastToolUse(req *messagesRequest) string {
+	uses := lastToolUses(req)
+	if len(uses) == 0 {
+		return ""
+	}
+	return uses[len(uses)-1].Name
+}
+
+// toolUse is a tool_use block of an assistant message.
+type toolUse struct {
+	Type  string          `json:"type"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// lastToolUses are the tool calls of the request's last assistant message.
+func lastToolUses(req *messagesRequest) []toolUse {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		if req.Messages[i].Role != "assistant" {
 			continue
 		}
-		var blocks []struct {
-			Type string `json:"type"`
-			Name string `json:"name"`
-		}
+		var blocks []toolUse
 		json.Unmarshal(req.Messages[i].Content, &blocks)
-		name := ""
-		for _, b := range blocks {
-			if b.Type == "tool_use" {
-				name = b.Name
-			}
-		}
-		return name
+		return slices.DeleteFunc(blocks, func(b toolUse) bool { return b.Type != "tool_use" })
 	}
-	return ""
+	return nil
 }
 
 // firstPrompt is the user text of the latest user message that has any
@@ -255,6 +316,19 @@ func firstPrompt(req *messagesRequest) string {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		if req.Messages[i].Role == "user" {
 			if texts, _ := userContent(req.Messages[i].Content); len(texts) > 0 {
+				return strings.Join(texts, "\n")
+			}
+		}
+	}
+	return ""
+}
+
+// promptWith is the user text of the latest user message that matches re
+// (Claude Code 2.1.332 puts "Tool loaded." beside a ToolSearch's result).
+func promptWith(req *messagesRequest, re *regexp.Regexp) string {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Role == "user" {
+			if texts, _ := userContent(req.Messages[i].Content); re.MatchString(strings.Join(texts, "\n")) {
 				return strings.Join(texts, "\n")
 			}
 		}

@@ -31,6 +31,7 @@ package anthropic
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -53,6 +54,10 @@ type Request struct {
 	Beta     string // anthropic-beta: "context-1m-…" when the CLI asks for the 1M window
 	Last     string // the newest text block of the prompt, clamped
 	Usage    Usage  // the usage reported for a Messages reply
+	// Verdict is the safety check's outcome for the reply's tool calls
+	// (VerdictFlagged, VerdictNotFlagged), "" when none was asked for or
+	// given.
+	Verdict string
 }
 
 // Usage is the token usage one reply reported.
@@ -72,12 +77,21 @@ func (r Request) String() string {
 	if r.Usage != (Usage{}) {
 		usage = fmt.Sprintf("usage=in:%d,cache_read:%d,cache_write:%d,out:%d", r.Usage.In, r.Usage.CacheRead, r.Usage.CacheWrite, r.Usage.Out)
 	}
-	return r.Line(serve.Field("msgs", r.Messages), oneM, usage)
+	return r.Line(serve.Field("msgs", r.Messages), oneM, usage, serve.Field("verdict", r.Verdict))
 }
 
-// Options tune a Server: Trace, InputTokens (the prompt's tokens every
-// reply reports); the zero value is fine.
-type Options = serve.Options
+// Options tune a Server; the zero value is fine.
+type Options struct {
+	// Trace, when set, receives every request body, one line each.
+	Trace io.Writer
+	// InputTokens is the prompt every reply reports (0: ~4 bytes of the
+	// request body a token), to drive a context meter.
+	InputTokens int64
+	// NoVerdicts leaves the safety check's verdicts out of every reply,
+	// as a gateway that does not pass them through: Claude Code's auto
+	// mode then holds its next risky action for the user (see Verdict).
+	NoVerdicts bool
+}
 
 // Start listens on 127.0.0.1 on a free port and serves until Close.
 func Start(opts Options) (*Server, error) {
@@ -166,6 +180,9 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, rec *Request) 
 		CacheRead: msg.Usage.CacheReadInputTokens, CacheWrite: msg.Usage.CacheCreationInputTokens}
 	if sc.Delay > 0 {
 		rec.Reply += fmt.Sprintf(" delay=%s", sc.Delay)
+	}
+	if wantsVerdicts(&req) && !s.opts.NoVerdicts {
+		msg.verdicts, rec.Verdict = verdicts(msg, riskyRe.MatchString(firstPrompt(&req)))
 	}
 	rec.Status = http.StatusOK
 	if !req.Stream {

@@ -44,8 +44,11 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, msg message, del
 		}
 		send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}
-	send("message_delta", map[string]any{"type": "message_delta",
-		"delta": map[string]any{"stop_reason": msg.StopReason, "stop_sequence": nil},
+	delta := map[string]any{"stop_reason": msg.StopReason, "stop_sequence": nil}
+	if msg.verdicts != nil {
+		delta["safeguard_results"] = msg.verdicts
+	}
+	send("message_delta", map[string]any{"type": "message_delta", "delta": delta,
 		"usage": map[string]int64{"output_tokens": msg.Usage.OutputTokens}})
 	send("message_stop", map[string]string{"type": "message_stop"})
 }

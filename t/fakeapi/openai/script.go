@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/agwatch/ag/t/fakeapi/serve"
@@ -38,6 +39,9 @@ type textFormat struct {
 // (not RUNSAFE:) asks for escalated permissions.
 type Script = serve.Script
 
+// proposeRe is PROPOSE: <title>, a reply that proposes a plan.
+var proposeRe = regexp.MustCompile(`(?m)\bPROPOSE:[ \t]*(\S[^\r\n]*)`)
+
 // injected are user-role texts Codex adds itself (environment, AGENTS.md,
 // skills): never the prompt.
 var injected = []string{"<environment_context>", "<user_instructions>", "# AGENTS.md", "<skills_instructions>",
@@ -65,7 +69,15 @@ func plan(req *responsesRequest) Script {
 			if len(texts) == 0 {
 				continue // only injected context: look further back
 			}
-			return serve.Plan(strings.Join(texts, "\n"))
+			prompt := strings.Join(texts, "\n")
+			if m := proposeRe.FindStringSubmatch(prompt); m != nil {
+				// Codex's Plan mode: a plan is the reply's <proposed_plan>
+				// block.
+				sc = serve.Plan(prompt)
+				sc.Command, sc.Tool, sc.Text = "", "", "<proposed_plan>\n# "+m[1]+"\n\n1. Write the code.\n2. Test it.\n</proposed_plan>"
+				return sc
+			}
+			return serve.Plan(prompt)
 		}
 	}
 	sc.Text = "FAKE-REPLY: nothing to answer"

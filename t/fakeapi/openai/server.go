@@ -10,6 +10,9 @@
 //	                    "on-request" shows the approval prompt; once the
 //	                    output comes back, "FAKE-DONE: tool result received"
 //	RUNSAFE: <command>  the same call without escalation (runs sandboxed)
+//	CALL: <tool> <json> call the offered tool with these arguments
+//	                    (request_user_input: Codex's question)
+//	PROPOSE: <title>    reply with a <proposed_plan> block (Plan mode)
 //	SLOW:<duration>     hold the reply that long after response.created, so
 //	                    the agent is observably "working" (SLOW alone = 3s)
 //	anything else       a text reply "FAKE-REPLY: ..."
@@ -97,6 +100,14 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request, rec *Request)
 		if !sc.Safe {
 			rec.Reply += " escalated"
 		}
+	} else if sc.Tool != "" {
+		args := sc.Args
+		if args == "" {
+			args = "{}"
+		}
+		resp.Output = []item{{Type: "function_call", ID: fmt.Sprintf("fc_fake%06d", n), Status: "completed",
+			CallID: fmt.Sprintf("call_fake%06d", n), Name: sc.Tool, Arguments: args}}
+		rec.Reply = "call:" + sc.Tool
 	} else {
 		resp.Output = []item{{Type: "message", ID: fmt.Sprintf("msg_fake%06d", n), Status: "completed", Role: "assistant",
 			Content: []part{{Type: "output_text", Text: sc.Text, Annotations: []any{}}}}}

@@ -193,3 +193,32 @@ func TestErrors(t *testing.T) {
 		t.Errorf("log %s", s.Log())
 	}
 }
+
+// TestCallAndPropose: CALL: calls the named tool with its arguments
+// (Codex's request_user_input); PROPOSE: replies with a <proposed_plan>.
+func TestCallAndPropose(t *testing.T) {
+	s, _ := Start(Options{})
+	defer s.Close()
+	evs := post(t, s, `{"model":"m","stream":true,`+tools+`,"input":[
+		{"type":"message","role":"user","content":[{"type":"input_text","text":"CALL: request_user_input {\"questions\":[]}"}]}]}`)
+	var call map[string]any
+	for _, e := range evs {
+		if e.name == "response.output_item.done" {
+			call = e.data["item"].(map[string]any)
+		}
+	}
+	if call["type"] != "function_call" || call["name"] != "request_user_input" || call["arguments"] != `{"questions":[]}` {
+		t.Errorf("CALL: %v", call)
+	}
+	evs = post(t, s, `{"model":"m","stream":true,`+tools+`,"input":[
+		{"type":"message","role":"user","content":[{"type":"input_text","text":"PROPOSE: Add a greeting"}]}]}`)
+	var text string
+	for _, e := range evs {
+		if e.name == "response.output_text.delta" {
+			text += e.data["delta"].(string)
+		}
+	}
+	if !strings.HasPrefix(text, "<proposed_plan>\n# Add a greeting\n") || !strings.HasSuffix(text, "</proposed_plan>") {
+		t.Errorf("PROPOSE: %q", text)
+	}
+}

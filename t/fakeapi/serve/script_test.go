@@ -166,6 +166,9 @@ func TestShellTool(t *testing.T) {
 	exec := Tool{"exec_command", json.RawMessage(`{"properties":{"cmd":{"type":"string"}}}`)}
 	argv := Tool{"shell", json.RawMessage(`{"properties":{"command":{"type":"array","items":{"type":"string"}}}}`)}
 	read := Tool{"read", json.RawMessage(`{"properties":{"path":{"type":"string"}}}`)}
+	cline := Tool{"run_commands", json.RawMessage(`{"type":"object","properties":{"commands":{"type":"array","items":{"type":"string"}}},"required":["commands"]}`)}
+	launch := Tool{"launch-process", json.RawMessage(`{"properties":{"command":{"type":"string"},"wait":{"type":"boolean"}},"required":["command","wait"]}`)}
+	kill := Tool{"kill-process", json.RawMessage(`{"properties":{"terminal_id":{"type":"integer"}}}`)}
 	for _, tc := range []struct {
 		name  string
 		tools []Tool
@@ -175,7 +178,9 @@ func TestShellTool(t *testing.T) {
 		{"bash among its helpers", []Tool{readBash, read, bash}, "bash", `{"command":"ls","description":"Run the requested command","mode":"sync"}`},
 		{"gemini", []Tool{read, gemini}, "run_shell_command", `{"command":"ls","description":"Run the requested command"}`},
 		{"cmd", []Tool{exec, read}, "exec_command", `{"cmd":"ls"}`},
+		{"auggie", []Tool{kill, read, launch}, "launch-process", `{"command":"ls","wait":false}`},
 		{"argv", []Tool{argv}, "shell", `{"command":["bash","-lc","ls"]}`},
+		{"a list of command lines", []Tool{read, cline}, "run_commands", `{"commands":["ls"]}`},
 		{"bash before run_shell_command", []Tool{gemini, bash}, "bash", ""},
 		{"none", []Tool{read, readBash}, "", ""},
 		{"no tools", nil, "", ""},

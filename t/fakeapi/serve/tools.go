@@ -15,8 +15,8 @@ type Tool struct {
 // ShellTool picks the shell tool among the ones a client offers, by what
 // it looks like rather than by agent: a tool with a command (or cmd)
 // argument named bash, shell or sh first, then one whose name has
-// shell or bash in it (run_shell_command), then exec, command or
-// terminal; the first offered among equals.
+// shell or bash in it (run_shell_command), then exec, command, terminal
+// or launch (Auggie's launch-process); the first offered among equals.
 func ShellTool(tools []Tool) (Tool, bool) {
 	best, score := Tool{}, 0
 	for _, t := range tools {
@@ -37,7 +37,7 @@ func shellScore(t Tool) int {
 		return 3
 	case strings.Contains(n, "shell") || strings.Contains(n, "bash"):
 		return 2
-	case strings.Contains(n, "exec") || strings.Contains(n, "command") || strings.Contains(n, "terminal"):
+	case strings.Contains(n, "exec") || strings.Contains(n, "command") || strings.Contains(n, "terminal") || strings.Contains(n, "launch"):
 		return 1
 	}
 	return 0
@@ -73,6 +73,9 @@ func (t Tool) ShellArgs(cmd string) map[string]any {
 	args[key] = cmd
 	if p, ok := props[key].(map[string]any); ok && typeOf(p) == "array" {
 		args[key] = []string{"bash", "-lc", cmd}
+		if key == "commands" {
+			args[key] = []string{cmd} // a list of command lines, not an argv
+		}
 	}
 	if _, ok := props["description"]; ok {
 		args["description"] = ShellDescription
@@ -90,13 +93,14 @@ func properties(schema json.RawMessage) map[string]any {
 }
 
 // commandKey is the argument a shell tool takes its command in: command,
-// else cmd; "" when the schema has properties but neither. A tool with no
+// else cmd, else commands (Cline's run_commands: a list of command lines);
+// "" when the schema has properties but none of them. A tool with no
 // schema at all may be anything: "command".
 func commandKey(props map[string]any) string {
 	if props == nil {
 		return "command"
 	}
-	for _, k := range []string{"command", "cmd"} {
+	for _, k := range []string{"command", "cmd", "commands"} {
 		if _, ok := props[k]; ok {
 			return k
 		}

@@ -105,3 +105,16 @@ func (b *Broker) Publish(topic, line string) {
 		b.t.Fatalf("mosquitto_pub: %v %s", err, out)
 	}
 }
+
+// Dropped is what the broker's log says of messages it dropped for a
+// client whose queue was full ("" if nothing).
+func (b *Broker) Dropped() string {
+	log, _ := os.ReadFile(filepath.Join(b.dir, "log"))
+	var out []string
+	for _, l := range strings.Split(string(log), "\n") {
+		if strings.Contains(strings.ToLower(l), "drop") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,32 +1,21 @@
-// Package claudehook maps Claude Code's hook and statusLine payloads to
-// events: what ag-hook runs, apart from the rest of the Claude provider
-// (config editing, transcripts, pane rules), so the hook binary links
-// none of that. providers/claude delegates here.
-package claudehook
+package hookdialect
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/agwatch/ag/filters/event"
 	"github.com/agwatch/ag/filters/jsonscan"
+	"github.com/agwatch/ag/providers/internal/toolargs"
 	"github.com/agwatch/ag/providers/provider"
 )
 
-// ID is Claude Code's agent id in events.
-const ID = "claude"
-
-// Mapper maps Claude Code's hook payloads (providers/hooks lists it).
-type Mapper struct{}
-
-// ID is the agent's id.
-func (Mapper) ID() string { return ID }
-
-// Hook event names (hook_event_name) that ag maps, in the order a turn
-// meets them. Install hooks exactly these.
+// Claude's hook event names (hook_event_name) that ag maps, in the order
+// a turn meets them: the names a Dialect maps its agent's onto.
 const (
 	HookSessionStart       = "SessionStart"
 	HookUserPromptSubmit   = "UserPromptSubmit"
@@ -42,27 +31,31 @@ const (
 	HookStop               = "Stop"
 	HookStopFailure        = "StopFailure"
 	HookSessionEnd         = "SessionEnd"
+	// HookPermissionDenied: Claude Code 2.1.332's auto mode refused a
+	// call (its safety check flagged it); the turn goes on.
+	HookPermissionDenied = "PermissionDenied"
 )
 
-// Tools whose permission request is really a question or a plan approval.
+// Claude's tools whose permission request is really a question or a plan
+// approval, and its shell.
 const (
 	ToolAskUserQuestion = "AskUserQuestion"
 	ToolExitPlanMode    = "ExitPlanMode"
+	ToolBash            = "Bash"
 )
 
 // Text limits: enough for a notification or a prompt segment, and a
 // bounded spool line whatever the agent sends.
 const (
-	maxText      = 2000 // prompts, messages, errors
-	maxSummary   = 300  // a tool's one-line summary
+	MaxText      = 2000 // prompts, messages, errors
+	maxText      = MaxText
+	maxSummary   = 300 // a tool's one-line summary
 	maxPlanLines = 12
 )
 
-// ProcessNames: Claude Code's native binary runs with comm "claude".
-func (Mapper) ProcessNames() []string { return []string{"claude"} }
-
 // hookPayload holds the fields of every Claude hook payload that ag reads
-// (Claude Code 2.1.x; field names per code.claude.com/docs/en/hooks).
+// (Claude Code 2.1.x; field names per code.claude.com/docs/en/hooks), by
+// Claude's names: a dialect's own are renamed as read.
 // Strings are read leniently (jsonscan.Text): a field of a surprising type
 // never costs the whole event.
 type hookPayload struct {
@@ -70,8 +63,10 @@ type hookPayload struct {
 	AgentID, AgentType, Source, Model, Prompt               string
 	ToolName, ToolUseID, Error, ErrorDetails, Message       string
 	NotificationType, Reason, Trigger, LastMessage          string
+	StopCause, PermissionMode                               string
 
 	IsInterrupt     bool
+	ContextLimit    int64  // Qwen's Stop: the model's window
 	ToolInput       []byte // raw JSON
 	BackgroundTasks []byte // raw JSON array
 }
@@ -117,14 +112,38 @@ func (pl *hookPayload) str(k string) *string {
 		return &pl.Trigger
 	case "last_assistant_message":
 		return &pl.LastMessage
+	case "stop_cause": // no Claude member: a dialect's cause of a Stop
+		return &pl.StopCause
+	case "permission_mode":
+		return &pl.PermissionMode
 	}
 	return nil
 }
 
 // parseHook reads a payload by hand: a hook process lives a millisecond,
 // and encoding/json's first decode of a type costs a fifth of that.
-func parseHook(raw []byte, pl *hookPayload) error {
+func (d *Dialect) parseHook(raw []byte, pl *hookPayload) error {
+	return d.parseMembers(raw, "", pl)
+}
+
+// parseMembers reads the members of the object raw, at path (its members'
+// names prefixed, for Fields naming a path into objects).
+func (d *Dialect) parseMembers(raw []byte, path string, pl *hookPayload) error {
 	return jsonscan.Members(raw, func(k string, v []byte) error {
+		if path != "" {
+			k = path + "." + k
+		}
+		if d.Fields != nil {
+			if c, ok := d.Fields[k]; ok {
+				k = c
+			} else if len(v) > 0 && v[0] == '{' && d.fieldUnder(k) {
+				d.parseMembers(v, k, pl)
+				return nil
+			}
+		}
+		if path != "" && !d.mapped(k) {
+			return nil
+		}
 		switch k {
 		case "is_interrupt":
 			pl.IsInterrupt = jsonscan.IsTrue(v)
@@ -132,20 +151,52 @@ func parseHook(raw []byte, pl *hookPayload) error {
 			pl.ToolInput = v
 		case "background_tasks":
 			pl.BackgroundTasks = v
+		case "context_limit":
+			pl.ContextLimit, _ = strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
 		default:
 			if p := pl.str(k); p != nil {
-				*p = jsonscan.Text(v)
+				if len(v) > 0 && v[0] == '[' {
+					jsonscan.Elements(v, func(el []byte) error {
+						if *p == "" {
+							*p = jsonscan.Text(el)
+						}
+						return nil
+					})
+				} else {
+					*p = jsonscan.Text(v)
+				}
 			}
 		}
 		return nil
 	})
 }
 
-// MapHook maps one Claude hook payload to events (see the README's
-// "Claude hooks" table). Hooks ag does not map give no events and no error.
-func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error) {
+// fieldUnder reports whether Fields names a path under the object at k.
+func (d *Dialect) fieldUnder(k string) bool {
+	for f := range d.Fields {
+		if len(f) > len(k) && f[len(k)] == '.' && f[:len(k)] == k {
+			return true
+		}
+	}
+	return false
+}
+
+// mapped reports whether name is what Fields maps some member to: the
+// only members read inside an object a path leads into.
+func (d *Dialect) mapped(name string) bool {
+	for _, c := range d.Fields {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// MapHook maps one hook payload to events (see doc/hook-dialects.md).
+// Hooks ag does not map give no events and no error.
+func (d *Dialect) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error) {
 	var pl hookPayload
-	if err := parseHook(raw, &pl); err != nil {
+	if err := d.parseHook(raw, &pl); err != nil {
 		return nil, fmt.Errorf("hook payload: %w", err)
 	}
 	hook := pl.HookEventName
@@ -155,7 +206,10 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 	if pl.SessionID == "" {
 		return nil, fmt.Errorf(`hook payload: %s without "session_id"`, hook)
 	}
-	m := hookMapper{pl: &pl, hc: hc, hook: hook, digest: event.MakeIDBytes(bytes.TrimSpace(raw))}
+	if c, ok := d.Events[hook]; ok {
+		hook = c
+	}
+	m := hookMapper{d: d, pl: &pl, hc: hc, hook: hook, digest: event.MakeIDBytes(bytes.TrimSpace(raw))}
 	switch hook {
 	case HookSessionStart:
 		e := m.ev(event.SessionStart)
@@ -164,8 +218,13 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 		// transcript's plain model name does not shrink it (see ag-fold),
 		// and name the model as transcripts and the status line do.
 		if m := pl.Model; m != "" {
-			e.Model = APIModel(m)
-			e.Context = &event.Context{Size: ContextWindow(m, 0)}
+			e.Model = m
+			if d.Model != nil {
+				var size int64
+				if e.Model, size = d.Model(m); size > 0 {
+					e.Context = &event.Context{Size: size}
+				}
+			}
 		}
 	case HookUserPromptSubmit:
 		e := m.ev(event.TurnStart)
@@ -173,22 +232,38 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 	case HookPreToolUse:
 		e := m.ev(event.ToolStart)
 		e.Tool, e.ToolID = pl.ToolName, pl.ToolUseID
-		e.Text = hookSummary(e.Tool, pl.ToolInput)
+		e.Text = d.hookSummary(e.Tool, pl.ToolInput)
+		e.Options = d.hookOptions(e.Tool, pl.ToolInput)
+		if d.AsksAtPreTool {
+			if attn := d.attention(e.Tool); attn != event.AttnPermission {
+				text, options := e.Text, e.Options
+				w := m.ev(event.Wait) // e is stale from here
+				w.Tool, w.ToolID, w.Attention, w.Text, w.Options = pl.ToolName, pl.ToolUseID, attn, text, options
+			}
+		}
 	case HookPermissionRequest:
 		e := m.ev(event.Wait)
 		e.Tool, e.ToolID = pl.ToolName, pl.ToolUseID
-		switch e.Tool {
-		case ToolAskUserQuestion:
-			e.Attention = event.AttnQuestion
-		case ToolExitPlanMode:
-			e.Attention = event.AttnPlan
-		default:
-			e.Attention = event.AttnPermission
-		}
-		e.Text = hookSummary(e.Tool, pl.ToolInput)
+		e.Attention = d.attention(e.Tool)
+		e.Text = d.hookSummary(e.Tool, pl.ToolInput)
+		e.Options = d.hookOptions(e.Tool, pl.ToolInput)
+	case HookPermissionDenied:
+		// The agent's safety check refused the call: it does not run,
+		// and the turn goes on.
+		e := m.ev(event.ToolEnd)
+		e.Tool, e.ToolID = pl.ToolName, pl.ToolUseID
+		e.Reason, e.Text = event.ReasonBlocked, event.Clamp(pl.Reason, maxSummary)
 	case HookPostToolUse, HookPostToolUseFailure:
 		e := m.ev(event.ToolEnd)
 		e.Tool, e.ToolID = pl.ToolName, pl.ToolUseID
+		if hook == HookPostToolUse && pl.Error != "" {
+			// An agent with no PostToolUseFailure says so here (Auggie's
+			// tool_error).
+			e.Reason = event.Clamp(hookFirstLine(pl.Error), maxSummary)
+			if d.Refusal != "" && strings.HasPrefix(pl.Error, d.Refusal) {
+				e.Reason = ReasonRefused
+			}
+		}
 		if hook == HookPostToolUseFailure {
 			e.Reason = event.Clamp(hookFirstLine(pl.Error), maxSummary)
 			if e.Reason == "" {
@@ -218,9 +293,25 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 		e := m.ev(event.ToolEnd)
 		e.Tool, e.Text = event.ToolCompact, pl.Trigger
 	case HookStop:
-		e := m.ev(event.TurnEnd)
-		e.Pending = hookInFlight(pl.BackgroundTasks)
-		e.Text = event.Clamp(pl.LastMessage, maxText)
+		switch cause := pl.StopCause; d.StopCauses[cause] {
+		case StopInterrupt:
+			m.ev(event.Interrupt).Reason = cause
+		case StopFail:
+			e := m.ev(event.TurnFail)
+			e.Reason, e.Text = cause, event.Clamp(pl.LastMessage, maxText)
+		default:
+			e := m.ev(event.TurnEnd)
+			e.Pending = hookInFlight(pl.BackgroundTasks)
+			e.Text = event.Clamp(pl.LastMessage, maxText)
+			if cause != "" && d.StopCauses[cause] != StopEnd {
+				e.Reason = cause
+			}
+		}
+		if pl.ContextLimit > 0 {
+			// The window the agent counts against: declared, as
+			// Claude's SessionStart does, for the transcript's meters.
+			m.ev(event.Meter).Context = &event.Context{Size: pl.ContextLimit}
+		}
 	case HookStopFailure:
 		e := m.ev(event.TurnFail)
 		e.Reason = pl.Error
@@ -240,7 +331,19 @@ func (Mapper) MapHook(raw []byte, hc provider.HookContext) ([]event.Event, error
 	return m.out, nil
 }
 
+// attention is what a permission request for tool asks.
+func (d *Dialect) attention(tool string) string {
+	switch {
+	case slices.Contains(d.QuestionTools, tool):
+		return event.AttnQuestion
+	case slices.Contains(d.PlanTools, tool):
+		return event.AttnPlan
+	}
+	return event.AttnPermission
+}
+
 type hookMapper struct {
+	d      *Dialect
 	pl     *hookPayload
 	hc     provider.HookContext
 	hook   string
@@ -248,7 +351,7 @@ type hookMapper struct {
 	out    []event.Event
 }
 
-// ev appends an event of kind carrying what every Claude hook event
+// ev appends an event of kind carrying what every hook event
 // carries, and returns it for the kind's own fields. The id covers the
 // payload and the second it arrived: the same hook delivered twice (two
 // installs of ag-hook) folds once, the same hookPayload again later (a
@@ -260,29 +363,26 @@ func (m *hookMapper) ev(kind string) *event.Event {
 	// program has while it starts (the runtime then copies it to 8 KB).
 	m.out = append(m.out, event.Event{})
 	e := &m.out[len(m.out)-1]
-	e.V, e.T, e.Kind, e.Agent, e.Session = event.Version, event.At(hc.Now), kind, ID, pl.SessionID
+	e.V, e.T, e.Kind, e.Agent, e.Session = event.Version, event.At(hc.Now), kind, m.d.Agent, pl.SessionID
 	e.Src = event.SrcHook
 	e.ID = event.MakeID(event.SrcHook, e.Session, m.hook, kind, m.digest, strconv.FormatInt(hc.Now.Unix(), 10))
 	e.Run = pl.PromptID
 	hc.Place(e, pl.Cwd)
 	e.Transcript = pl.TranscriptPath
 	e.Sub = pl.AgentID
+	e.Mode = m.d.mode(pl.PermissionMode)
+	m.d.background(e, hc)
 	return e
 }
 
-// notification maps the notifications that mean Claude waits for the
-// user. idle_prompt (~60 s after a turn ended, also during a wait for
-// background agents) is deliberately not a wait; nor is anything else.
+// notification maps the notifications the dialect says mean a wait, or
+// that the agent is back at its prompt. Claude's idle_prompt (~60 s after a turn ended, also
+// during a wait for background agents) is deliberately neither; nor is a
+// type the dialect does not list.
 func (m *hookMapper) notification() {
 	pl := m.pl
 	msg := event.Clamp(pl.Message, maxText)
 	switch pl.NotificationType {
-	case "permission_prompt":
-		e := m.ev(event.Wait)
-		e.Attention, e.Text = event.AttnPermission, msg
-	case "elicitation_dialog", "agent_needs_input":
-		e := m.ev(event.Wait)
-		e.Attention, e.Text = event.AttnQuestion, msg
 	case "":
 		// Claude Code before notification_type (2.0.x) said only
 		// "Claude needs your permission to use Write".
@@ -293,6 +393,32 @@ func (m *hookMapper) notification() {
 			if rest, ok := strings.CutPrefix(msg[i+len(needs):], " to use "); ok {
 				e.Tool = strings.TrimSpace(rest)
 			}
+		}
+	default:
+		switch m.d.Notifications[pl.NotificationType] {
+		case NoticePermission:
+			e := m.ev(event.Wait)
+			e.Attention, e.Text = event.AttnPermission, msg
+			if m.d.NoticeNamesTool {
+				const needs = "needs your permission to use "
+				if i := strings.Index(msg, needs); i >= 0 {
+					e.Tool = strings.TrimSpace(msg[i+len(needs):])
+					e.Attention = m.d.attention(e.Tool)
+				}
+			}
+		case NoticeQuestion:
+			e := m.ev(event.Wait)
+			e.Attention, e.Text = event.AttnQuestion, msg
+			if m.d.unchecked(msg) {
+				e.Attention, e.Reason = event.AttnPermission, event.ReasonUnchecked
+			}
+		case NoticePlan:
+			e := m.ev(event.Wait)
+			e.Attention, e.Text = event.AttnPlan, msg
+		case NoticeIdle:
+			// The fold ends a turn no Stop ended with it, and takes
+			// it as no news after one that did.
+			m.ev(event.Interrupt).Reason = event.ReasonIdle
 		}
 	}
 }
@@ -330,7 +456,7 @@ func hookInFlight(tasks []byte) int {
 
 // summary is the short text that says what a tool call will do: the
 // command, the file, the question, the plan's first lines.
-func hookSummary(tool string, input []byte) string {
+func (d *Dialect) hookSummary(tool string, input []byte) string {
 	if len(input) == 0 {
 		return ""
 	}
@@ -344,12 +470,15 @@ func hookSummary(tool string, input []byte) string {
 		}
 		return ""
 	}
-	switch tool {
-	case ToolExitPlanMode:
+	switch {
+	case slices.Contains(d.PlanTools, tool):
 		return hookPlanHead(field("plan"))
-	case ToolAskUserQuestion:
+	case slices.Contains(d.QuestionTools, tool):
+		if q, ok := in["questionnaire"]; ok {
+			return questionnaire(jsonscan.Text(q))
+		}
 		return hookQuestions(in["questions"])
-	case "Bash":
+	case slices.Contains(d.ShellTools, tool):
 		return event.Clamp(field("command"), maxText)
 	}
 	for _, k := range []string{"command", "file_path", "notebook_path", "pattern", "url", "query", "path", "description", "prompt", "skill"} {
@@ -377,6 +506,66 @@ func hookQuestions(raw []byte) string {
 		return ""
 	}
 	return event.Clamp(strings.Join(lines, "\n"), maxText)
+}
+
+// questionnaire is the questions of Droid's plain-text questionnaire
+// ("1. [question] Which colour?", "[topic] Colour", "[option] Blue"), one
+// a line.
+func questionnaire(text string) string {
+	var lines []string
+	for line := range strings.Lines(text) {
+		if _, q, ok := strings.Cut(line, "[question]"); ok {
+			if q = strings.TrimSpace(q); q != "" {
+				lines = append(lines, q)
+			}
+		}
+	}
+	return event.Clamp(strings.Join(lines, "\n"), maxText)
+}
+
+// questionnaireOptions is the "[option]" labels of a questionnaire that
+// asks one question; none for several (a form of tabs).
+func questionnaireOptions(text string) []string {
+	var out []string
+	questions := 0
+	for line := range strings.Lines(text) {
+		if strings.Contains(line, "[question]") {
+			questions++
+		}
+		if _, o, ok := strings.Cut(line, "[option]"); ok {
+			out = append(out, o)
+		}
+	}
+	if questions != 1 {
+		return nil
+	}
+	return toolargs.Labels(out)
+}
+
+// hookOptions is the labels of a question tool's options (Claude's
+// AskUserQuestion, its dialects' likes) when it asks one question that
+// takes one answer: the picker's rows, which ag-keys picks by label
+// (toolargs.QuestionOptions). Several questions make a form of tabs, whose
+// rows no one label names, and a multi-select's rows are toggled: none.
+func (d *Dialect) hookOptions(tool string, input []byte) []string {
+	if !slices.Contains(d.QuestionTools, tool) || len(input) == 0 {
+		return nil
+	}
+	var qs []byte
+	var plain string // Droid's questionnaire
+	jsonscan.Members(input, func(k string, v []byte) error {
+		switch k {
+		case "questions":
+			qs = v
+		case "questionnaire":
+			plain = jsonscan.Text(v)
+		}
+		return nil
+	})
+	if plain != "" {
+		return questionnaireOptions(plain)
+	}
+	return toolargs.QuestionOptions(qs)
 }
 
 // planHead is the first non-blank lines of a plan.
@@ -407,3 +596,8 @@ func hookFirstLine(s string) string {
 	}
 	return s
 }
+
+// Summary is the short text that says what a call of tool with input
+// (JSON) will do, as the hook events carry it: for the agents' transcript
+// readers, so a call reads the same from either source.
+func (d *Dialect) Summary(tool string, input []byte) string { return d.hookSummary(tool, input) }
