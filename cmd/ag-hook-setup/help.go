@@ -73,21 +73,25 @@ names the files, for every agent. With --agent each named agent must be
 installed and working (exit 0); without, at least one, and none in need
 of repair or trust.`
 
-const statuslineHelp = `Claude Code runs "ag-hook statusline" as its statusLine command: the JSON
-on stdin (model, cost, context, the 5-hour and 7-day limits) becomes one
-meter event in ag's spool, and one line is printed for Claude to show:
-ag's, from --format, or with --then the statusLine you had. It always
-prints a line and exits 0: Claude blanks the line otherwise.`
+const statuslineHelp = `Claude Code runs "ag-hook statusline" as its statusLine command (Qwen Code
+"ag-hook statusline --agent qwen" as its ui.statusLine): the JSON on stdin
+(model, cost, context, the 5-hour and 7-day limits) becomes one meter
+event in ag's spool, and one line is printed for the agent to show: ag's
+(the model, context left, cost, limits, how many other agents wait), from
+--format, or with --then the status line you had. It always prints a
+line and exits 0: Claude blanks the line otherwise.`
 
 var statuslineExamples = []string{
 	"ag-hook install --agent claude --statusline   # wrap the statusLine you have",
+	"ag-hook install --agent qwen --statusline     # Qwen Code's ui.statusLine",
 	"ag-hook statusline --format '{{.Dir}} {{.Model}}{{with .Left}} {{.}}%{{end}}'",
 }
 
 const statuslineLong = `With --then CMD, "sh -c CMD" gets the same stdin bytes and environment
 and its output is printed instead, so the statusLine you had keeps showing
 ("ag-hook install --agent claude --statusline" sets this up and keeps the
-old command; uninstall gives it back byte for byte). If CMD fails (a
+old command; uninstall gives it back byte for byte). A Qwen Code
+ui.statusLine of type "preset" is no command: install refuses to replace it. If CMD fails (a
 non-zero exit, killed, or no answer within --then-timeout) ag's own line
 is printed and CMD's process group is killed. The spool append never
 fails the line nor holds it more than 200 ms; an unchanged reading is
@@ -113,7 +117,7 @@ func program(agents []string) cli.Program {
 			"install --agent AGENT [--dry-run] [--statusline] [--hook PATH]",
 			"uninstall --agent AGENT | --all [--dry-run]",
 			"status [--agent AGENT] [--verbose]",
-			"statusline [--then CMD] [--format TEMPLATE]",
+			"statusline [--agent ID] [--then CMD] [--format TEMPLATE]",
 		},
 		Short: "the command agents' hooks run; installs those hooks",
 		Help:  help + " AGENT is " + strings.Join(agents, ", ") + ".", Examples: examples, Long: long,

@@ -26,8 +26,9 @@ type installOpts struct {
 	Agent  []string `long:"agent" value-name:"AGENT" description:"the agent whose config to edit (repeatable)"`
 	DryRun bool     `long:"dry-run" description:"say what would change, write nothing"`
 	Hook   string   `long:"hook" value-name:"PATH" description:"the ag-hook the hooks run (default: this one)"`
-	// Statusline also wraps Claude's statusLine (uninstall always restores it).
-	Statusline bool `long:"statusline" description:"also wrap Claude's statusLine, keeping yours"`
+	// Statusline also wraps the agent's status line (Claude's statusLine,
+	// Qwen's ui.statusLine; uninstall always restores it).
+	Statusline bool `long:"statusline" description:"also wrap the agent's status line (Claude, Qwen), keeping yours"`
 	Force      bool `long:"force" description:"install for an agent not seen on this machine"`
 	Verbose    bool `short:"v" long:"verbose" description:"list every hook added or removed"`
 	all        bool // uninstall --all
@@ -59,6 +60,7 @@ type statuslineOpts struct {
 }
 
 type statuslineFlags struct {
+	Agent       string        `long:"agent" value-name:"ID" description:"whose payload it is (default: claude; qwen for Qwen Code)"`
 	Then        string        `long:"then" value-name:"CMD" unquote:"false" description:"print what sh -c CMD prints (ag's line if it fails)"`
 	ThenTimeout time.Duration `long:"then-timeout" value-name:"DUR" default:"5s" description:"give up on CMD after this long"`
 	Format      string        `long:"format" value-name:"TEMPLATE" unquote:"false" description:"a Go template for ag's line (fields: --man)"`
@@ -112,7 +114,7 @@ func (c *cmd) main(args []string) int {
 	parser.AddCommand("install", "add ag's hooks to an agent's config", "Adds a handler running this ag-hook to every hook event ag maps, keeping everything else in the agent's config; installed already, nothing changes; in need of repair, only what is wrong is rewritten.", &inst)
 	parser.AddCommand("uninstall", "take ag's hooks out of an agent's config", "Removes every handler that runs ag-hook with the agent's name, and nothing else; your file comes back as it was where ag touched nothing of yours.", &uninst)
 	parser.AddCommand("status", "say whether ag's hooks are installed", "One line per agent on this machine: installed, not installed, needs repair, or not trusted yet; --verbose says why and names the files. Exit 0 when the agents named (without --agent: at least one, and none in need of repair or trust) are installed, 1 otherwise, 2 on error.", &stat)
-	parser.AddCommand("statusline", "Claude Code's statusLine: a meter to ag, a line to Claude", "See ag-hook statusline --help.", &statuslineFlags{})
+	parser.AddCommand("statusline", "an agent's status line (Claude Code, Qwen Code): a meter to ag, a line back", "See ag-hook statusline --help.", &statuslineFlags{})
 
 	command, rest, done, code := c.prog.ParseCommand(parser, &opts, args)
 	if done {
@@ -148,7 +150,7 @@ func (c *cmd) main(args []string) int {
 func (c *cmd) statuslineHelp(args []string) int {
 	var o statuslineOpts
 	p := c.prog
-	p.Name, p.Usage, p.Synopsis, p.Short = "ag-hook statusline", "[--then CMD] [--then-timeout DUR] [--format TEMPLATE] < payload", nil, "Claude Code's statusLine command: a meter to ag, a line to Claude"
+	p.Name, p.Usage, p.Synopsis, p.Short = "ag-hook statusline", "[--agent ID] [--then CMD] [--then-timeout DUR] [--format TEMPLATE] < payload", nil, "an agent's status-line command (Claude Code, Qwen Code): a meter to ag, a line back"
 	p.Help, p.Examples, p.Long, p.Commands = statuslineHelp, statuslineExamples, statuslineLong, nil
 	if _, done, code := p.Parse(&o, args); done {
 		return code

@@ -209,7 +209,7 @@ func TestStatuslineFlags(t *testing.T) {
 	for i := range typ.NumField() {
 		names = append(names, typ.Field(i).Tag.Get("long"))
 	}
-	if want := []string{"then", "then-timeout", "format"}; !slices.Equal(names, want) {
+	if want := []string{"agent", "then", "then-timeout", "format"}; !slices.Equal(names, want) {
 		t.Errorf("statusline options %q; ag-hook parses %q", names, want)
 	}
 	r := try(t, nil, "statusline", "--help")

@@ -20,12 +20,14 @@ import (
 	"github.com/agwatch/ag/filters/paths"
 	"github.com/agwatch/ag/filters/spool"
 	"github.com/agwatch/ag/providers/claude/claudehook"
+	"github.com/agwatch/ag/providers/hooks"
 	"github.com/agwatch/ag/providers/provider"
 )
 
 // statuslineOpts are the statusline's options (ag-hook-setup's help
-// describes them: --then, --then-timeout, --format).
+// describes them: --agent, --then, --then-timeout, --format).
 type statuslineOpts struct {
+	Agent       string        // whose payload ("": Claude Code's)
 	Then        string        // run this with sh -c and print its output instead
 	ThenTimeout time.Duration // give up on Then after this long (0: 5s)
 	Format      string        // Go template for ag's line ("": the default)
@@ -51,7 +53,7 @@ func parseStatusline(args []string) (o statuslineOpts, stray []string, err error
 		switch name {
 		case "h", "help", "man", "version":
 			return o, nil, errHelp
-		case "then", "then-timeout", "format":
+		case "agent", "then", "then-timeout", "format":
 		default:
 			return o, nil, fmt.Errorf("unknown option %s", a)
 		}
@@ -63,6 +65,8 @@ func parseStatusline(args []string) (o statuslineOpts, stray []string, err error
 			val = args[i]
 		}
 		switch name {
+		case "agent":
+			o.Agent = val
 		case "then":
 			o.Then = val
 		case "format":
@@ -109,7 +113,8 @@ func (c *cmd) statusline(o statuslineOpts) int {
 	if o.Then != "" {
 		then = c.startThen(o.Then, o.ThenTimeout, payload)
 	}
-	st, perr := claudehook.ParseStatus(payload)
+	agent := c.statusAgent(o.Agent)
+	st, perr := claudehook.ParseStatusOf(agent.ID(), payload)
 	if perr != nil {
 		c.debugf("statusline: payload: %v", perr)
 	}
@@ -121,7 +126,7 @@ func (c *cmd) statusline(o statuslineOpts) int {
 				c.debugf("statusline: panic: %v", r)
 			}
 		}()
-		c.appendMeter(&st)
+		c.appendMeter(&st, agent.ProcessNames())
 	}()
 	if then != nil {
 		if out, ok := then.wait(); ok {
@@ -149,9 +154,23 @@ func (c *cmd) awaitSpool(done <-chan struct{}) {
 	}
 }
 
+// statusAgent is the agent whose statusLine runs this (--agent; Claude
+// Code by default): one whose hooks ag-hook runs, the payload read as
+// Claude's shape. Another name is reported, and read as Claude's.
+func (c *cmd) statusAgent(id string) hooks.Mapper {
+	if id != "" {
+		if m := c.hooked(id); m != nil {
+			return m
+		}
+		c.errorf("statusline: --agent %q: no such agent (read as %s)", id, claudehook.ID)
+	}
+	return claudehook.Mapper{}
+}
+
 // appendMeter writes the meter event to the spool, unless the last one
-// this session appended (less than statusRepeat ago) said the same.
-func (c *cmd) appendMeter(st *claudehook.Status) {
+// this session appended (less than statusRepeat ago) said the same; the
+// agent's process is the nearest ancestor named one of procs.
+func (c *cmd) appendMeter(st *claudehook.Status, procs []string) {
 	hc := provider.HookContext{Now: c.now(), Pane: c.env("TMUX_PANE"), Getenv: c.env}
 	e := st.Meter(hc)
 	if e == nil {
@@ -168,7 +187,7 @@ func (c *cmd) appendMeter(st *claudehook.Status) {
 		}
 	}
 	pid := e.PID // a background session's, named by Claude
-	e.PID, e.TTY = agentProcess(os.Getppid(), claudehook.Mapper{}.ProcessNames())
+	e.PID, e.TTY = agentProcess(os.Getppid(), procs)
 	if pid != 0 {
 		e.PID = pid
 	}

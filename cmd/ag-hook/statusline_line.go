@@ -138,8 +138,11 @@ func (c *cmd) renderLine(format string, st *claudehook.Status) []byte {
 	if d.Model == "" {
 		d.Model = d.ModelID
 	}
-	if d.Model == "" {
+	if d.Model == "" && st.Agent == claudehook.ID {
 		d.Model = "Claude"
+	}
+	if d.Model == "" {
+		d.Model = field(st.Agent)
 	}
 	if d.Cwd != "" {
 		d.Dir = filepath.Base(d.Cwd)
@@ -148,7 +151,7 @@ func (c *cmd) renderLine(format string, st *claudehook.Status) []byte {
 		d.Left = st.Context.LeftPct
 	}
 	d.others = func() []event.Event {
-		others := c.waitingOthers(st.Session)
+		others := c.waitingOthers(st.Agent, st.Session)
 		for i := range others {
 			others[i] = safetext.Fields(&others[i], field)
 		}
@@ -202,9 +205,9 @@ func execLine(format string, d *lineData) ([]byte, error) {
 }
 
 // waitingOthers are the sessions in ag-fold's state file waiting for the
-// user, this one excepted. No state file, or one no running ag-fold keeps,
-// is none.
-func (c *cmd) waitingOthers(self string) []event.Event {
+// user, this one (agent's session self) excepted. No state file, or one no
+// running ag-fold keeps, is none.
+func (c *cmd) waitingOthers(agent, self string) []event.Event {
 	states, err := state.Read(paths.StateFile(c.env))
 	if err != nil && err != state.ErrNoFile {
 		c.debugf("statusline: state file: %v", err)
@@ -213,7 +216,7 @@ func (c *cmd) waitingOthers(self string) []event.Event {
 	for _, s := range states {
 		// A stale wait (no ag-fold keeps the file) is not counted: it may
 		// have been answered long ago.
-		if s.Status == event.StatusWaiting && s.Stale == "" && !(s.Agent == claudehook.ID && s.Session == self) {
+		if s.Status == event.StatusWaiting && s.Stale == "" && !(s.Agent == agent && s.Session == self) {
 			out = append(out, s)
 		}
 	}

@@ -246,6 +246,8 @@ func TestParseStatusline(t *testing.T) {
 		{[]string{"--then", "ccusage statusline"}, statuslineOpts{Then: "ccusage statusline"}, nil, ""},
 		{[]string{"--then=x --y", "--then-timeout", "2s"}, statuslineOpts{Then: "x --y", ThenTimeout: 2 * time.Second}, nil, ""},
 		{[]string{"--format={{.Model}}", "--then-timeout=1m"}, statuslineOpts{Format: "{{.Model}}", ThenTimeout: time.Minute}, nil, ""},
+		{[]string{"--agent", "qwen", "--then=x"}, statuslineOpts{Agent: "qwen", Then: "x"}, nil, ""},
+		{[]string{"--agent=qwen"}, statuslineOpts{Agent: "qwen"}, nil, ""},
 		{[]string{"--then", "--format"}, statuslineOpts{Then: "--format"}, nil, ""}, // a value may start with -
 		{[]string{"stray", "--format", "f"}, statuslineOpts{Format: "f"}, []string{"stray"}, ""},
 		{[]string{"--", "--bogus"}, statuslineOpts{}, []string{"--bogus"}, ""},

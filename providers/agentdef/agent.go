@@ -47,6 +47,8 @@ func (a *Agent) Provider() provider.Provider {
 		return a
 	case a.hooks.Install.File == "":
 		return &hooked{a}
+	case len(a.hooks.Install.StatusLine) > 0:
+		return &withStatusLine{installed{hooked{a}, hooksettings.Installer{D: a.hooks}}, hooksettings.StatusLine{D: a.hooks}}
 	}
 	return &installed{hooked{a}, hooksettings.Installer{D: a.hooks}}
 }
@@ -63,9 +65,17 @@ type installed struct {
 	hooksettings.Installer
 }
 
+// withStatusLine is an installed agent whose status-line command (fed
+// Claude's statusLine JSON) install wraps too.
+type withStatusLine struct {
+	installed
+	hooksettings.StatusLine
+}
+
 var (
-	_ provider.Hooked    = (*hooked)(nil)
-	_ provider.Installer = (*installed)(nil)
+	_ provider.Hooked      = (*hooked)(nil)
+	_ provider.Installer   = (*installed)(nil)
+	_ provider.StatusLiner = (*withStatusLine)(nil)
 )
 
 // Sourced is a provider whose rules come from a definition file, which

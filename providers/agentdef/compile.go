@@ -463,6 +463,17 @@ func (c *checker) hooks(d *hookdialect.Dialect, id string) {
 	if in.Timeout < 0 {
 		c.fail("hooks.install.timeout", "%d: seconds, not negative", in.Timeout)
 	}
+	for _, k := range in.StatusLine {
+		if k == "" {
+			c.fail("hooks.install.status_line", "an empty key: the path to the statusLine object ([\"statusLine\"], [\"ui\", \"statusLine\"])")
+		}
+	}
+	if len(in.StatusLineArgs) > 0 {
+		c.fail("hooks.install.status_line_args", "leave it out: ag-hook statusline --agent %s is written", id)
+	}
+	if len(in.StatusLine) > 0 {
+		in.StatusLineArgs = []string{"--agent", id} // its payloads read as this agent's
+	}
 }
 
 // claudeEvents are the hook events of Claude's shape (hookdialect).

@@ -80,6 +80,8 @@ func TestRefused(t *testing.T) {
 		{"no such event", toy + "[hooks]\nprocesses = [\"toy\"]\nevents = { Ask = \"AskUser\" }\n", `toy.toml:27: hooks.events.Ask: "AskUser" is none of Claude's hook events`},
 		{"no such notice", toy + "[hooks]\nprocesses = [\"toy\"]\nnotifications = { x = \"blocked\" }\n", `hooks.notifications.x: "blocked" is not permission, question, plan or idle`},
 		{"install nowhere", toy + "[hooks]\nprocesses = [\"toy\"]\n[hooks.install]\nentries = [{ event = \"Stop\" }]\n", `toy.toml:27: hooks.install: dir (the config folder under HOME`},
+		{"status line args", toy + "[hooks]\nprocesses = [\"toy\"]\n[hooks.install]\ndir = \".toy\"\nfile = \"settings.json\"\nentries = [{ event = \"Stop\" }]\nstatus_line = [\"statusLine\"]\nstatus_line_args = [\"--agent\", \"claude\"]\n",
+			`toy.toml:32: hooks.install.status_line_args: leave it out: ag-hook statusline --agent toy is written`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			errs := Check("/cfg/toy.toml", []byte(tc.edit), nil)
@@ -257,5 +259,32 @@ func TestGoScreenBuiltIn(t *testing.T) {
 	s = load(env(dir), []provider.Provider{goAgent{}}, []string{"gopher"}, read)
 	if g := s.Screens["gopher"]; g.Rules.States[0].Anchor.String() != "^mine$" {
 		t.Errorf("the user's file does not come first: %+v", g)
+	}
+}
+
+// TestStatusLineDefined: a definition naming its agent's statusLine gets
+// it wrapped by install, as `ag-hook statusline --agent ID`.
+func TestStatusLineDefined(t *testing.T) {
+	def := toy + "[hooks]\nprocesses = [\"toy\"]\n[hooks.install]\ndir = \".toy\"\nfile = \"settings.json\"\n" +
+		"entries = [{ event = \"Stop\" }]\nstatus_line = [\"ui\", \"statusLine\"]\n"
+	dir := t.TempDir()
+	write(t, dir, "toy.toml", def)
+	s := Load(env(dir), nil)
+	if len(s.Errors) > 0 {
+		t.Fatal(s.Errors)
+	}
+	i := slices.IndexFunc(s.Agents, func(a *Agent) bool { return a.ID() == "toy" })
+	sl, ok := s.Agents[i].Provider().(provider.StatusLiner)
+	if !ok {
+		t.Fatalf("toy's provider %T wraps no status line", s.Agents[i].Provider())
+	}
+	home := t.TempDir()
+	ie := provider.InstallEnv{Env: func(k string) string { return map[string]string{"HOME": home}[k] }, Hook: "/bin/ag-hook"}
+	if _, err := sl.InstallStatusLine(ie); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(home, ".toy", "settings.json"))
+	if err != nil || !strings.Contains(string(b), `"command": "'/bin/ag-hook' statusline --agent toy"`) {
+		t.Errorf("settings.json: %s, %v", b, err)
 	}
 }

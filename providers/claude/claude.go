@@ -3,16 +3,20 @@
 // context sizes are in claudehook, which ag-hook links alone.
 package claude
 
-import "github.com/agwatch/ag/providers/claude/claudehook"
+import (
+	"github.com/agwatch/ag/providers/claude/claudehook"
+	"github.com/agwatch/ag/providers/hookdialect/hooksettings"
+)
 
 // ID is Claude Code's agent id in events.
 const ID = claudehook.ID
 
-// Provider is Claude Code.
-type Provider struct{}
+// Provider is Claude Code. Its statusLine install (settings.json's
+// statusLine wrapped) is hooksettings'.
+type Provider struct{ hooksettings.StatusLine }
 
 // New returns the Claude Code provider.
-func New() *Provider { return &Provider{} }
+func New() *Provider { return &Provider{hooksettings.StatusLine{D: claudehook.Dialect()}} }
 
 func (*Provider) ID() string   { return ID }
 func (*Provider) Name() string { return "Claude Code" }

@@ -11,8 +11,9 @@ import (
 const HookTimeout = claudehook.HookTimeout
 
 var (
-	_ provider.Hooked    = (*Provider)(nil)
-	_ provider.Installer = (*Provider)(nil)
+	_ provider.Hooked      = (*Provider)(nil)
+	_ provider.Installer   = (*Provider)(nil)
+	_ provider.StatusLiner = (*Provider)(nil)
 )
 
 // settings installs Claude's dialect (claudehook) into settings.json.

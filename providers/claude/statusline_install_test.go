@@ -2,12 +2,11 @@ package claude
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agwatch/ag/providers/internal/hookjson"
+	"github.com/agwatch/ag/providers/internal/installtest"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -32,27 +31,11 @@ const userSettings = `{
 const userCommand = `bash -c 'printf "%s | %s" "$(jq -r .model.display_name)" "$PWD"' | sed "s/ /\t/"`
 
 func slEnv(t *testing.T, settings string) (provider.InstallEnv, string) {
-	t.Helper()
-	home := t.TempDir()
-	path := filepath.Join(home, ".claude", "settings.json")
-	if settings != "" {
-		os.MkdirAll(filepath.Dir(path), 0o700)
-		if err := os.WriteFile(path, []byte(settings), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := map[string]string{"HOME": home}
-	return provider.InstallEnv{Env: func(k string) string { return env[k] }, Hook: "/opt/ag tools/ag-hook"}, path
+	env, path := installtest.HomeWith(t, settings, ".claude/settings.json")
+	return provider.InstallEnv{Env: env, Hook: "/opt/ag tools/ag-hook"}, path
 }
 
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func readFile(t *testing.T, path string) string { return installtest.Read(t, path) }
 
 func TestStatusLineInstallWrapsAndRestores(t *testing.T) {
 	p := New()
@@ -114,27 +97,6 @@ func TestStatusLineInstallWrapsAndRestores(t *testing.T) {
 	}
 	if res, err := p.UninstallStatusLine(other); err != nil || res.Changed {
 		t.Errorf("second uninstall: %+v %v", res, err)
-	}
-}
-
-// The shell reads the installed command back into exactly the user's: a
-// stand-in ag-hook prints the argument after --then.
-func TestStatusLineQuotingThroughSh(t *testing.T) {
-	dir := t.TempDir()
-	fake := filepath.Join(dir, "ag dir", "ag-hook")
-	os.MkdirAll(filepath.Dir(fake), 0o755)
-	if err := os.WriteFile(fake, []byte("#!/bin/sh\n[ \"$1 $2\" = 'statusline --then' ] && printf '%s' \"$3\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, old := range []string{userCommand, `echo 'it'"'"'s' $HOME; ~/bin/x --a="b c"`, "printf '%s\\n' \"$(cat)\" | head -c 40 # note", "multi\nline"} {
-		cmd := statusLineCommand(fake, old, nil)
-		out, err := exec.Command("/bin/sh", "-c", cmd).Output()
-		if err != nil || string(out) != old {
-			t.Errorf("%s\n  sh gave %q (%v), want %q", cmd, out, err, old)
-		}
-		if ours, hook, then, _ := ourStatusLine(cmd); !ours || hook != fake || then != old {
-			t.Errorf("ourStatusLine(%s) = %v %q %q", cmd, ours, hook, then)
-		}
 	}
 }
 

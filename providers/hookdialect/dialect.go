@@ -149,6 +149,13 @@ type Install struct {
 	// Settings are members of "hooks" that configure the hooks rather than
 	// name an event (kept as read).
 	Settings []string `toml:"settings"`
+	// StatusLine is the path to the agent's statusLine command object, a
+	// command fed Claude's statusLine JSON ({"statusLine"}, Qwen's
+	// {"ui", "statusLine"}); nil: it has none ag wraps. StatusLineArgs are
+	// what `ag-hook statusline` needs to read it as this agent's
+	// ("--agent", "qwen"; none for Claude, its default).
+	StatusLine     []string `toml:"status_line"`
+	StatusLineArgs []string `toml:"status_line_args"`
 }
 
 // ID is the agent id (hooks.Mapper).

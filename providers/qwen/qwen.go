@@ -18,19 +18,27 @@ import (
 // ID is Qwen Code's agent id in events.
 const ID = qwenhook.ID
 
-// Provider is Qwen Code. Its install is the dialect's settings.json edit.
-type Provider struct{ hooksettings.Installer }
+// Provider is Qwen Code. Its install is the dialect's settings.json edit,
+// its status line's ui.statusLine wrapped.
+type Provider struct {
+	hooksettings.Installer
+	hooksettings.StatusLine
+}
 
 // New returns the Qwen Code provider.
-func New() *Provider { return &Provider{hooksettings.Installer{D: qwenhook.Dialect()}} }
+func New() *Provider {
+	d := qwenhook.Dialect()
+	return &Provider{hooksettings.Installer{D: d}, hooksettings.StatusLine{D: d}}
+}
 
 func (*Provider) ID() string   { return ID }
 func (*Provider) Name() string { return "Qwen Code" }
 
 var (
-	_ provider.Hooked    = (*Provider)(nil)
-	_ provider.Installer = (*Provider)(nil)
-	_ provider.HookEnds  = (*Provider)(nil)
+	_ provider.Hooked      = (*Provider)(nil)
+	_ provider.Installer   = (*Provider)(nil)
+	_ provider.HookEnds    = (*Provider)(nil)
+	_ provider.StatusLiner = (*Provider)(nil)
 )
 
 // OneSessionPerProcess: a qwen process runs one chat at a time; /clear

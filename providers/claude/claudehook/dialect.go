@@ -85,6 +85,7 @@ var dialect = hookdialect.Dialect{
 		File:         "settings.json",
 		Timeout:      HookTimeout,
 		TimeoutUnit:  hookdialect.Seconds,
+		StatusLine:   []string{"statusLine"},
 		Entries: []hookdialect.Entry{
 			{Event: HookSessionStart},
 			{Event: HookUserPromptSubmit},

@@ -1,6 +1,7 @@
 package claudehook
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 // simply absent here; nothing in the payload makes reading it fail but
 // bytes that are not JSON at all.
 type Status struct {
+	Agent      string // whose payload: Claude's (ID), or an agent's fed the same shape
 	Session    string
 	Prompt     string // prompt_id (v2.1.196+)
 	Transcript string
@@ -47,19 +49,26 @@ var statusWindows = []struct {
 // not one JSON object; the caller still prints a line then. The payload is
 // decoded into plain maps, not structs, and each leaf is read leniently on
 // its own.
-func ParseStatus(payload []byte) (Status, error) {
+func ParseStatus(payload []byte) (Status, error) { return ParseStatusOf(ID, payload) }
+
+// ParseStatusOf reads the statusLine payload of agent, which feeds its
+// status-line command Claude's shape (Qwen Code: context_window's
+// current_usage a number of tokens, its size 0 for a model it does not
+// know, no cost, no transcript path).
+func ParseStatusOf(agent string, payload []byte) (Status, error) {
 	// A number past float64 (1e400) decodes as null: only that value is
 	// lost. jsonscan rather than encoding/json: ag-hook links no JSON
 	// library for this alone (a hook is a process start; see doc/performance.md).
 	root, err := jsonscan.Decode(payload)
 	if err != nil {
-		return Status{}, err
+		return Status{Agent: agent}, err
 	}
 	p, ok := root.(map[string]any)
 	if !ok {
-		return Status{}, errors.New("not a JSON object")
+		return Status{Agent: agent}, errors.New("not a JSON object")
 	}
 	s := Status{
+		Agent:      agent,
 		Session:    jsonStr(p, "session_id"),
 		Prompt:     jsonStr(p, "prompt_id"),
 		Transcript: jsonStr(p, "transcript_path"),
@@ -79,7 +88,7 @@ func ParseStatus(payload []byte) (Status, error) {
 		s.CostUSD = &v
 	}
 	if cw := jsonObj(p, "context_window"); cw != nil {
-		s.Context = statusContext(s.ModelID, cw)
+		s.Context = statusContext(agent, s.ModelID, cw)
 	}
 	if rl := jsonObj(p, "rate_limits"); rl != nil {
 		for _, w := range statusWindows {
@@ -103,13 +112,17 @@ func ParseStatus(payload []byte) (Status, error) {
 // used_percentage); left_pct from used_percentage when Claude gives it,
 // else remaining_percentage, else computed as Claude shows it. Before the
 // first call and after /compact there is no usage: no meter then, rather
-// than a false zero.
-func statusContext(model string, cw map[string]any) *event.Context {
+// than a false zero. Another agent's usage may be one number; with no
+// size its window is not known (Claude's is guessed from the model).
+func statusContext(agent, model string, cw map[string]any) *event.Context {
 	size := int64(0)
 	if v, ok := jsonNum(cw, "context_window_size"); ok && v > 0 && v < 1e12 {
 		size = int64(v)
 	}
 	used, haveUsed := int64(0), false
+	if v, ok := jsonNum(cw, "current_usage"); ok && v > 0 && v < 1e12 {
+		used, haveUsed = int64(v), true
+	}
 	if u := jsonObj(cw, "current_usage"); u != nil {
 		for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
 			if v, ok := jsonNum(u, k); ok && v > 0 && v < 1e12 {
@@ -122,7 +135,7 @@ func statusContext(model string, cw map[string]any) *event.Context {
 	if !haveUsed && havePct && size > 0 {
 		used, haveUsed = int64(math.Round(clampPct(usedPct)*float64(size)/100)), true
 	}
-	if !haveUsed {
+	if !haveUsed || size == 0 && agent != ID {
 		return nil
 	}
 	if size == 0 {
@@ -163,11 +176,13 @@ func (s *Status) Meter(hc provider.HookContext) *event.Event {
 	}
 	// On the heap and filled in place: an Event is 552 bytes, and copies
 	// of it on the stack made a statusline process grow its stacks twice.
-	e := &event.Event{V: event.Version, T: event.At(hc.Now), Kind: event.Meter, Agent: ID, Session: s.Session}
+	e := &event.Event{V: event.Version, T: event.At(hc.Now), Kind: event.Meter, Agent: cmp.Or(s.Agent, ID), Session: s.Session}
 	e.Src = event.SrcStatusline
 	e.Run = s.Prompt
 	hc.Place(e, s.Cwd)
-	dialect.Background.Mark(e, &hc) // a background session's: no pane
+	if e.Agent == ID {
+		dialect.Background.Mark(e, &hc) // a background session's: no pane
+	}
 	e.Transcript = s.Transcript
 	e.Model = APIModel(s.ModelID)
 	e.Text = s.ModelName

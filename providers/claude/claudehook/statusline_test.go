@@ -230,8 +230,18 @@ func FuzzParseStatus(f *testing.F) {
 	f.Add([]byte(`{"session_id":"s","context_window":{"used_percentage":1e308,"context_window_size":1e300},"rate_limits":{"five_hour":{"resets_at":-1}}}`))
 	f.Add([]byte(`{"session_id":"s","cost":{"total_cost_usd":-1},"context_window":{"current_usage":{"input_tokens":1e20}}}`))
 	f.Add([]byte(`null`))
+	f.Add([]byte(`{"session_id":"q","context_window":{"context_window_size":0,"used_percentage":0,"current_usage":21373}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// Qwen Code's payloads are read by the same parser: every input
+		// both ways.
+		q, qerr := ParseStatusOf("qwen", b)
+		if qerr == nil && q.Context != nil && (q.Context.Size <= 0 || q.Context.LeftPct == nil) {
+			t.Fatalf("qwen context %+v", q.Context)
+		}
 		s, err := ParseStatus(b)
+		if (err == nil) != (qerr == nil) {
+			t.Fatalf("claude %v, qwen %v", err, qerr)
+		}
 		if err != nil {
 			return
 		}

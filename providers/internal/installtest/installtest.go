@@ -15,15 +15,24 @@ import (
 // file's path.
 func Home(t testing.TB, src, rel string) (provider.Env, string) {
 	t.Helper()
+	if src == "" {
+		return HomeWith(t, "", rel)
+	}
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return HomeWith(t, string(b), rel)
+}
+
+// HomeWith is Home with the file's content given ("": no file).
+func HomeWith(t testing.TB, content, rel string) (provider.Env, string) {
+	t.Helper()
 	h := t.TempDir()
 	path := filepath.Join(h, rel)
-	if src != "" {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
+	if content != "" {
 		os.MkdirAll(filepath.Dir(path), 0o700)
-		if err := os.WriteFile(path, b, 0o600); err != nil {
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -33,4 +42,14 @@ func Home(t testing.TB, src, rel string) (provider.Env, string) {
 		}
 		return ""
 	}, path
+}
+
+// Read is the file at path; a failure fails the test.
+func Read(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

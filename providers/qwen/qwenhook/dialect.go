@@ -51,6 +51,10 @@ var dialect = hookdialect.Dialect{
 		Timeout:     HookTimeout,
 		TimeoutUnit: hookdialect.Milliseconds,
 		Comments:    true, // read through strip-json-comments, as Gemini CLI's
+		// ui.statusLine: a command fed Claude's statusLine JSON (its
+		// context_window.current_usage a number; no cost, no transcript).
+		StatusLine:     []string{"ui", "statusLine"},
+		StatusLineArgs: []string{"--agent", ID},
 		Entries: []hookdialect.Entry{
 			{Event: hookdialect.HookSessionStart},
 			{Event: hookdialect.HookUserPromptSubmit},
