@@ -166,6 +166,14 @@ func (f *follower) sync(ctx context.Context) error {
 		if err != nil {
 			continue // the session went meanwhile, or the server: asked below
 		}
+		// Attached again (a client that ended, or one that did not
+		// answer): what the agents' panes printed meanwhile was heard by
+		// nobody, and a prompt drawn then prints nothing more. Read them.
+		for pane := range f.up {
+			if w := f.panes[pane]; w != nil {
+				w.due = time.Now()
+			}
+		}
 		// The subscription says when a pane's program changes without a
 		// word printed.
 		if _, err := ct.Run(ctx, "refresh-client -B 'ag:%*:#{pane_pid} #{pane_current_command}'"); err != nil {
@@ -208,29 +216,40 @@ func (f *follower) cmd() (*tmux.Control, error) {
 	return f.clients[ids[0]], nil
 }
 
-// The scanner's paneIO, through a control client.
-func (f *follower) ListPanes(ctx context.Context, format string) ([]string, error) {
+// answerWithin bounds one command through a control client: tmux answers
+// in milliseconds. A client that does not answer is closed and the
+// follower attaches again at once (sync), reading every agent's screen:
+// a reader waiting on it for good would hear no prompt again.
+const answerWithin = 5 * time.Second
+
+// ask runs do through a control client, within answerWithin.
+func ask[T any](ctx context.Context, f *follower, do func(context.Context, *tmux.Control) (T, error)) (T, error) {
 	ct, err := f.cmd()
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
-	return ct.ListPanes(ctx, format)
+	actx, cancel := context.WithTimeout(ctx, answerWithin)
+	defer cancel()
+	v, err := do(actx, ct)
+	if err != nil && ctx.Err() == nil && actx.Err() != nil {
+		ct.Close()
+		f.retry = time.Now()
+	}
+	return v, err
+}
+
+// The scanner's paneIO, through a control client.
+func (f *follower) ListPanes(ctx context.Context, format string) ([]string, error) {
+	return ask(ctx, f, func(ctx context.Context, ct *tmux.Control) ([]string, error) { return ct.ListPanes(ctx, format) })
 }
 
 func (f *follower) Capture(ctx context.Context, target string, history int) (string, error) {
-	ct, err := f.cmd()
-	if err != nil {
-		return "", err
-	}
-	return ct.Capture(ctx, target, history)
+	return ask(ctx, f, func(ctx context.Context, ct *tmux.Control) (string, error) { return ct.Capture(ctx, target, history) })
 }
 
 func (f *follower) Display(ctx context.Context, target, format string) (string, error) {
-	ct, err := f.cmd()
-	if err != nil {
-		return "", err
-	}
-	return ct.Display(ctx, target, format)
+	return ask(ctx, f, func(ctx context.Context, ct *tmux.Control) (string, error) { return ct.Display(ctx, target, format) })
 }
 
 // heard takes what tmux said.

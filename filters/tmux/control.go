@@ -79,12 +79,26 @@ func NewNotes() *Notes {
 // panes print hundreds of times a second; each wake-up is a reschedule.
 func (n *Notes) Hold(pane string, hold bool) {
 	n.mu.Lock()
+	_, queued := n.outputs[pane]
 	if hold {
 		n.held[pane] = true
 	} else {
 		delete(n.held, pane)
 	}
 	n.mu.Unlock()
+	if !hold && queued {
+		// Output that came while held is news now: without a wake, and
+		// with later output only dating the queued note, it would wait
+		// for whatever woke the reader next.
+		n.notify()
+	}
+}
+
+func (n *Notes) notify() {
+	select {
+	case n.wake <- struct{}{}:
+	default:
+	}
 }
 
 // Wake is ready when notes have come since the last Take.
@@ -107,7 +121,11 @@ func (n *Notes) put(note Note) {
 		pane := note.Args[0]
 		if i, ok := n.outputs[pane]; ok {
 			n.q[i].At = note.At
+			held := n.held[pane]
 			n.mu.Unlock()
+			if !held {
+				n.notify()
+			}
 			return
 		}
 		n.outputs[pane] = len(n.q)
@@ -120,10 +138,7 @@ func (n *Notes) put(note Note) {
 		n.q = append(n.q, note)
 	}
 	n.mu.Unlock()
-	select {
-	case n.wake <- struct{}{}:
-	default:
-	}
+	n.notify()
 }
 
 // ErrClosed is a command sent to a control client that has ended.
