@@ -139,11 +139,17 @@ func Decide(r Request, km provider.KeyMap) (Plan, error) {
 		if !waiting || attn != event.AttnPlan {
 			return refuse("not waiting on a plan (status %s, attention %s)", orNone(st.Status), orNone(attn))
 		}
-		keys, _ := pick(r.Action == provider.ActPlanApprove, true, km, r.Screen, false)
+		keys, then := pick(r.Action == provider.ActPlanApprove, true, km, r.Screen, false)
 		if len(keys) == 0 {
 			return refuse("%s offers no %s", st.Agent, r.Action)
 		}
-		return Plan{Steps: press(keys)}, nil
+		steps := press(keys)
+		if then != "" && len(steps) > 1 {
+			// A menu the first key opens; should it never show, what was
+			// typed stands and the rest is the user's.
+			steps[1].Await, steps[1].Optional = then, true
+		}
+		return Plan{Steps: steps}, nil
 	case provider.ActAnswer:
 		if !waiting || attn != event.AttnQuestion {
 			return refuse("not waiting on a question (status %s, attention %s)", orNone(st.Status), orNone(attn))
@@ -247,7 +253,7 @@ func pick(approve, plan bool, km provider.KeyMap, screen *panes.Result, sub bool
 	case !approve && !plan && sub && len(km.SubDeny) > 0:
 		return km.SubDeny, km.SubDenyThen
 	case approve && plan:
-		return km.PlanApprove, "" // never the permission approve: on Claude "1" is auto mode
+		return km.PlanApprove, km.PlanApproveThen // never the permission approve: on Claude "1" is auto mode
 	case plan:
 		return km.PlanDeny, ""
 	case approve:

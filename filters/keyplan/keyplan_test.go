@@ -11,6 +11,7 @@ import (
 	"github.com/agwatch/ag/filters/panes"
 	"github.com/agwatch/ag/filters/safetext"
 	"github.com/agwatch/ag/providers/claude"
+	"github.com/agwatch/ag/providers/droid"
 	"github.com/agwatch/ag/providers/provider"
 )
 
@@ -605,5 +606,19 @@ func TestDecideUnchecked(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s wait (%s), pane %s, %s: typed %q (%v); want %q", tc.state.Attention, tc.state.Reason, tc.screen, tc.action, got, err, tc.want)
 		}
+	}
+}
+
+// TestDecidePlanApproveThen: a plan approval whose first key opens a menu
+// (Factory Droid's autonomy) types its second key once the menu shows.
+func TestDecidePlanApproveThen(t *testing.T) {
+	km := droid.New().Keys()
+	plan := &panes.Result{Kind: panes.Wait, Attention: "plan", State: "plan"}
+	p, err := Decide(Request{State: st("waiting", "plan"), Action: "plan-approve", Screen: plan}, km)
+	if err != nil || Describe(p) != "1, 30ms, 1 if plan-autonomy shows" {
+		t.Fatalf("plan-approve = %q, %v", Describe(p), err)
+	}
+	if s := p.Steps[1]; s.Await != "plan-autonomy" || !s.Optional {
+		t.Errorf("second step %+v: want it to await plan-autonomy, optional", s)
 	}
 }

@@ -17,8 +17,9 @@ var _ provider.Keyed = (*Provider)(nil)
 //   - plan (ExitSpecMode, a spec to approve: "1. Proceed with the
 //     proposal" … "5. No and explain why"): "1" proceeds and opens a
 //     second menu whose "1" is "Proceed with Manual Approvals" (edits
-//     still asked about; the others raise the autonomy), so "1" twice;
-//     Escape cancels, the spec not run.
+//     still asked about; the others raise the autonomy), so "1" twice,
+//     the second once that menu shows (PlanApproveThen: typed at once, it
+//     was lost under load); Escape cancels, the spec not run.
 //   - reply on a permission: Escape first (the call is cancelled and the
 //     turn ends), then the text as the next message. Reply when finished:
 //     straight in.
@@ -30,6 +31,7 @@ func (*Provider) Keys() provider.KeyMap {
 		Approve:           []string{"Up", "Up", "Up", "Enter"},
 		Deny:              []string{"Escape"},
 		PlanApprove:       []string{"1", "1"},
+		PlanApproveThen:   panePlanAutonomy,
 		PlanDeny:          []string{"Escape"},
 		AnswerPrelude:     []string{},
 		AnswerRow:         provider.LabelsByDigit,

@@ -13,9 +13,10 @@ var _ provider.PaneDetector = (*Provider)(nil)
 
 // Pane state names the key map refers to.
 const (
-	paneIdle   = "idle"
-	paneDraft  = "draft"
-	paneAnswer = "answer"
+	paneIdle         = "idle"
+	paneDraft        = "draft"
+	paneAnswer       = "answer"
+	panePlanAutonomy = "plan-autonomy"
 )
 
 // PaneRules are Factory Droid's screens (a box's edges "│" are gone by
@@ -71,6 +72,16 @@ func (*Provider) PaneRules() panes.Rules {
 				Bottom: 2,
 				Text: &panes.Text{From: re(`^\s*Propose Specification\b`), Within: 40, Lines: 8,
 					Skip: re(`^\s*(?:─+)?\s*$`), Stop: re(`^\s*(?:Hooks |Will save to:)`)},
+			},
+			{
+				// "1" on the spec opens a second menu, the autonomy to
+				// proceed with ("Esc back" to the spec): still the plan's
+				// wait, PlanApprove's second key is typed once it shows.
+				Name: panePlanAutonomy, Kind: panes.Wait, Attention: event.AttnPlan, Tool: droidhook.ToolExitSpec,
+				Needs:  []string{"proceed with manual approvals"},
+				Anchor: re(`^\s*↑↓ navigate\s+1-\d select\s+Enter select\b.*Esc back\b`),
+				All:    []panes.Near{{Re: re(`^\s*│?\s*1\. Proceed with Manual Approvals\s*│?\s*$`), From: -8, To: -2}},
+				Bottom: 2,
 			},
 			{
 				Name: paneAnswer, Kind: panes.Wait, Attention: event.AttnQuestion, Tool: droidhook.ToolQuestion,

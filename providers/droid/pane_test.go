@@ -30,6 +30,7 @@ func TestPaneRules(t *testing.T) {
 		{"question", "question", "question", "AskUser", "Which colour"},
 		{"question-typed", "question", "question", "AskUser", "Which colour"},
 		{"plan", "plan", "plan", "ExitSpecMode", "1. Add a cache\n2. Test it"},
+		{"plan-autonomy", "plan-autonomy", "plan", "ExitSpecMode", ""},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			b, err := os.ReadFile("testdata/screens/" + tc.file + ".txt")

@@ -27,7 +27,11 @@ type KeyMap struct {
 	Approve     []string // permission wait: allow once
 	Deny        []string // permission wait: refuse, the tool does not run
 	PlanApprove []string // plan wait: approve, keep edits gated
-	PlanDeny    []string // plan wait: refuse, stay in plan mode
+	// PlanApproveThen names the pane state PlanApprove's second key waits
+	// for (a menu its first key opens: Droid's autonomy); "" types them all
+	// KeyGap apart.
+	PlanApproveThen string
+	PlanDeny        []string // plan wait: refuse, stay in plan mode
 	// SubDeny replaces Deny on a sub-agent's permission wait (the state's
 	// sub is set), when its dialog differs: OpenCode asks for a reason
 	// before it rejects a sub-agent's tool call.

@@ -87,7 +87,7 @@ func TestDroid(t *testing.T) {
 	}
 	s.WaitFor(t, "done after the answer", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
 
-	t.Log("-- a spec (droid's plan): Shift+Tab to spec mode, ExitSpecMode → waiting(plan) → 1 1 → done")
+	t.Log("-- a spec (droid's plan): Shift+Tab to spec mode, ExitSpecMode → waiting(plan) → ag-keys plan-approve: 1, 1 once the autonomy menu shows → done")
 	p.Keys("BTab")
 	p.WaitText(10*time.Second, "── Spec")
 	p.Prompt(`CALL: ExitSpecMode {"title":"Cache","plan":"1. Add a cache\n2. Test it"}`)
@@ -96,7 +96,12 @@ func TestDroid(t *testing.T) {
 		t.Errorf("plan wait: attention %q tool %q text %q", pw.Attention, pw.Tool, pw.Text)
 	}
 	p.WaitText(10*time.Second, "Proceed with the proposal")
-	p.Keys(droid.New().Keys().PlanApprove...)
+	// Through ag-keys: "1" opens the autonomy menu, whose "1" is typed
+	// once it shows (typed at once, it was lost on a loaded machine).
+	out, code := h.runCode(30*time.Second, Bin(t, "ag-keys"), "plan-approve", "--pane", p.ID, "-S", tm.Socket)
+	if code != 0 || !strings.Contains(out, `"status":"sent"`) || !strings.Contains(out, `"text":"1, 30ms, 1 if plan-autonomy shows"`) {
+		t.Fatalf("ag-keys plan-approve: exit %d\n%s", code, out)
+	}
 	s.WaitFor(t, "done after the spec", 30*time.Second, func(e *event.Event) bool { return e.Status == event.StatusDone })
 	if strings.Contains(p.Capture(), "── Spec") {
 		t.Error("still in spec mode after the spec was approved")
