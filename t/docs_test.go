@@ -84,9 +84,9 @@ func TestDocLinks(t *testing.T) {
 	}
 	// Reachable from the README: a link to a folder reaches the pages in it.
 	seen := map[string]bool{readme: true}
-	for todo := []string{readme}; len(todo) > 0; {
-		p := todo[0]
-		todo = todo[1:]
+	for queue := []string{readme}; len(queue) > 0; { // breadth first
+		p := queue[0]
+		queue = queue[1:]
 		for _, d := range links[p] {
 			var next []string
 			if st, err := os.Stat(d); err == nil && st.IsDir() {
@@ -101,7 +101,7 @@ func TestDocLinks(t *testing.T) {
 			for _, q := range next {
 				if !seen[q] {
 					seen[q] = true
-					todo = append(todo, q)
+					queue = append(queue, q)
 				}
 			}
 		}

@@ -15,7 +15,8 @@ import (
 
 // schema is the part of crush.db the reader reads, as Crush's migrations
 // make it (internal/db/migrations, through 20260127): the update
-// triggers too, which rewrite updated_at in seconds.
+// triggers too, which rewrite updated_at in seconds. sessions.todos is
+// Crush's own column (the agent's to-do list), which ag does not read.
 const schema = `CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL,
   message_count INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0,
   cost REAL NOT NULL DEFAULT 0.0, updated_at INTEGER NOT NULL, created_at INTEGER NOT NULL, summary_message_id TEXT, todos TEXT);
